@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The whole test suite: set-up, lint, format, types, layers, tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PITCH_EXTRAS="${PITCH_EXTRAS:-dev}" bash scripts/setup.sh
+export PATH="$PWD/.venv/bin:$PATH"
+echo "== ruff"; ruff check . && ruff format --check .
+echo "== mypy --strict"; mypy
+echo "== import-linter"; lint-imports
+echo "== pytest"; pytest -n "${PYTEST_WORKERS:-2}" "$@"

@@ -1,0 +1,3 @@
+from pitch.cli.main import main
+
+main()

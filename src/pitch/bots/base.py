@@ -1,0 +1,37 @@
+"""The bot interface: a view in, an action id out."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+from pitch.engine import PlayerView
+
+
+def pick_from_mask(mask: int, rng: random.Random) -> int:
+    """A uniformly random set bit of ``mask`` (which must be non-zero)."""
+    k = int(rng.random() * mask.bit_count())
+    for _ in range(k):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+class Bot(ABC):
+    """A player. It is shown only its own seat's view (which carries the table's
+    ``Rules``) and draws randomness only from the generator it was given, so a
+    seeded bot is reproducible and no bot can see another seat's cards."""
+
+    name: ClassVar[str] = "bot"
+    level: ClassVar[str] = ""
+    """A level name a player understands (beginner, club, expert, master)."""
+
+    def __init__(self, *, rng: random.Random | None = None) -> None:
+        self.rng = rng if rng is not None else random.Random()
+
+    @abstractmethod
+    def act(self, view: PlayerView) -> int:
+        """Choose a legal action id for ``view.seat``, which is to act."""
+
+    def describe(self) -> str:
+        return self.name

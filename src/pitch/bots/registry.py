@@ -1,0 +1,75 @@
+"""Bots by name, with options: ``NAME`` or ``NAME:key=value,key=value``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pitch.bots.base import Bot
+from pitch.bots.random_bot import RandomBot
+
+BotFactory = Callable[..., Bot]
+
+BOTS: dict[str, BotFactory] = {"random": RandomBot}
+"""Registered bot names. Other modules add theirs with :func:`register`."""
+
+ALIASES: dict[str, str] = {}
+"""Level names players understand, mapped to bot specs (``beginner`` -> ``random``)."""
+
+
+def register(name: str, factory: BotFactory, *aliases: str) -> None:
+    BOTS[name] = factory
+    for a in aliases:
+        ALIASES[a] = name
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        if not self.options:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
+
+
+def _value(text: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def parse_bot_spec(text: str) -> BotSpec:
+    """``ismcts:time=1.0,iterations=500`` -> ``BotSpec('ismcts', {...})``."""
+    name, _, rest = text.strip().partition(":")
+    name = name.strip().lower()
+    name = ALIASES.get(name, name)
+    if name not in BOTS and not name.startswith("ext"):
+        raise ValueError(f"unknown bot {text!r}; known bots: {', '.join(sorted(BOTS))}")
+    options: dict[str, Any] = {}
+    if rest.strip():
+        for part in rest.split(","):
+            key, eq, val = part.partition("=")
+            if not eq or not key.strip():
+                raise ValueError(f"bad option {part!r} in bot {text!r}: expected key=value")
+            options[key.strip()] = _value(val.strip())
+    return BotSpec(name, options)
+
+
+def make_bot(spec: str | BotSpec, *, rng: random.Random | None = None) -> Bot:
+    s = parse_bot_spec(spec) if isinstance(spec, str) else spec
+    factory = BOTS.get(s.name)
+    if factory is None:
+        raise ValueError(f"unknown bot {s.name!r}; known bots: {', '.join(sorted(BOTS))}")
+    try:
+        return factory(rng=rng, **s.options)
+    except TypeError as e:
+        raise ValueError(f"bad options for bot {s.name!r}: {e}") from None

@@ -1,0 +1,1 @@
+"""The ``pitch`` command."""

@@ -1,0 +1,23 @@
+"""``pitch``: simulate, verify, bench, and the commands built on them."""
+
+from __future__ import annotations
+
+import typer
+
+from pitch.cli import bench, simulate, verify
+
+app = typer.Typer(
+    name="pitch",
+    help="Pitch (Auction Pitch, Setback): play, simulate and check games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+simulate.register(app)
+verify.register(app)
+bench.register(app)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,645 @@
+"""The game state machine: deal (R2), auction (R3), play (R4), scoring (R5), end (R6).
+
+The API follows OpenSpiel and python-chess:
+
+* ``current_player()`` is a seat, :data:`CHANCE` while cards are being dealt, or
+  :data:`TERMINAL` once the game is won;
+* ``legal_actions()`` is a cheap view (``a in state.legal_actions()``), and
+  ``legal_mask()`` the same as a raw int over the action ids of :mod:`actions`;
+* ``apply(action)`` checks legality and raises :class:`IllegalActionError` naming
+  the rule, leaving the state unchanged; ``apply_unchecked(action)`` is the fast
+  path for search, which must only be given legal actions;
+* ``copy()`` and ``push(action)``/``pop()`` are snapshots of a few ints and lists.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+import secrets
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Final, NamedTuple
+
+from pitch.engine.actions import BID_BASE, NUM_ACTIONS, PASS, action_str
+from pitch.engine.cards import BIT, FULL_DECK, NUM_CARDS, SUIT_MASK, SUIT_NAMES, SUIT_OF
+from pitch.engine.errors import IllegalActionError, PitchError
+from pitch.engine.rules import Rules
+from pitch.engine.scoring import HandResult, score_hand
+
+if TYPE_CHECKING:
+    from pitch.engine.views import PlayerView
+
+CHANCE: Final = -1
+TERMINAL: Final = -4
+
+# Phases, as plain ints for speed.
+DEAL: Final = 0
+BID: Final = 1
+PLAY: Final = 2
+OVER: Final = 3
+PHASE_NAMES: Final = ("deal", "bid", "play", "over")
+
+HAND_SIZE: Final = 6
+TRICKS_PER_HAND: Final = 6
+_PASS_BIT: Final = 1 << PASS
+# _BIDS_FROM[lo]: the bid actions lo..4 as a mask (lo may be 5: none).
+_BIDS_FROM: Final = tuple(sum(1 << (BID_BASE + b) for b in range(lo, 5)) for lo in range(0, 6))
+
+
+class Trick(NamedTuple):
+    """A finished trick: ``cards`` in the order played, from ``leader``."""
+
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+
+
+class HandRecord(NamedTuple):
+    """One finished (or thrown-in) hand, as the record stores it."""
+
+    dealer: int
+    deal: tuple[int, ...]
+    """The mask dealt to each seat."""
+    bids: tuple[tuple[int, int], ...]
+    """``(seat, bid)`` in bidding order; 0 is a pass."""
+    pitcher: int | None
+    """``None`` when everyone passed and the hand was thrown in (house rule)."""
+    bid: int | None
+    trump: int | None
+    tricks: tuple[Trick, ...]
+    result: HandResult | None
+    scores: tuple[int, ...]
+    """Running score of each side after this hand."""
+
+
+def _as_action(action: object) -> int:
+    """Accept any integral action id (numpy ints included), never bools or floats."""
+    if isinstance(action, bool):
+        raise IllegalActionError("R4.2", None, repr(action), "an action is an integer id", [])
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        raise IllegalActionError(
+            "R4.2", None, repr(action), "an action is an integer id (see pitch.engine.actions)", []
+        ) from None
+
+
+def deal_order(players: int, dealer: int) -> tuple[int, ...]:
+    """R2.2: the seat that receives each card, three at a time from the dealer's left."""
+    order: list[int] = []
+    for _round in range(2):
+        for i in range(1, players + 1):
+            order.extend([(dealer + i) % players] * 3)
+    return tuple(order)
+
+
+_DEAL_ORDERS: Final = {(n, d): deal_order(n, d) for n in range(2, 8) for d in range(n)}
+
+
+class LegalActions:
+    """A cheap, lazy view of legal action ids: membership, iteration, length."""
+
+    __slots__ = ("mask",)
+
+    def __init__(self, mask: int) -> None:
+        self.mask = mask
+
+    def __contains__(self, action: object) -> bool:
+        return (
+            isinstance(action, int) and 0 <= action < NUM_ACTIONS and bool(self.mask >> action & 1)
+        )
+
+    def __iter__(self) -> Iterator[int]:
+        m = self.mask
+        while m:
+            low = m & -m
+            yield low.bit_length() - 1
+            m ^= low
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def count(self) -> int:
+        return self.mask.bit_count()
+
+    def texts(self) -> list[str]:
+        return [action_str(a) for a in self]
+
+    def __repr__(self) -> str:
+        return f"<LegalActions: {', '.join(self.texts())}>"
+
+
+class GameState:
+    """A whole game of Pitch, from the first deal to the winner.
+
+    >>> s = GameState(Rules(players=3))
+    >>> s.deal_random(random.Random(1))
+    >>> s.current_player(), s.legal_actions().texts()
+    (1, ['pass', 'bid 1', 'bid 2', 'bid 3', 'bid 4'])
+    """
+
+    __slots__ = (
+        "_low_holder",
+        "_next",
+        "_stack",
+        "best_card",
+        "best_seat",
+        "bids",
+        "captured",
+        "contract",
+        "dealer",
+        "dealt",
+        "hands",
+        "high_bid",
+        "high_bidder",
+        "history",
+        "lead_suit",
+        "leader",
+        "n",
+        "ndealt",
+        "num_sides",
+        "phase",
+        "pitcher",
+        "rules",
+        "scores",
+        "side_of",
+        "to_act",
+        "trick",
+        "trick_mask",
+        "tricks",
+        "trump",
+        "winner",
+    )
+
+    rules: Rules
+    n: int
+    num_sides: int
+    side_of: tuple[int, ...]
+    scores: list[int]
+    dealer: int
+    phase: int
+    to_act: int
+    hands: list[int]
+    dealt: list[int]
+    ndealt: int
+    bids: tuple[tuple[int, int], ...]
+    high_bid: int
+    high_bidder: int
+    pitcher: int
+    contract: int
+    trump: int
+    leader: int
+    trick: tuple[int, ...]
+    trick_mask: int
+    best_card: int
+    best_seat: int
+    lead_suit: int
+    tricks: tuple[Trick, ...]
+    captured: list[int]
+    history: tuple[HandRecord, ...]
+    winner: int | None
+
+    def __init__(self, rules: Rules | None = None, *, dealer: int = 0) -> None:
+        rules = rules if rules is not None else Rules()
+        if not isinstance(rules, Rules):
+            raise PitchError(f"rules must be a Rules object, not {type(rules).__name__}")
+        n = rules.players
+        if not (isinstance(dealer, int) and 0 <= dealer < n):
+            raise PitchError(f"R2.4: the dealer must be a seat 0..{n - 1}, not {dealer!r}")
+        self.rules = rules
+        self.n = n
+        self.num_sides = rules.num_sides
+        self.side_of = tuple(rules.side_of(s) for s in range(n))
+        self._next = tuple((s + 1) % n for s in range(n))
+        self._low_holder = rules.low_to == "holder"
+        self.scores = [0] * self.num_sides
+        self.dealer = dealer
+        self.history = ()
+        self.winner = None
+        self._stack: list[tuple[object, ...]] = []
+        self._new_hand()
+
+    @classmethod
+    def new_game(cls, rules: Rules | None = None, rng: random.Random | None = None) -> GameState:
+        """A new game with the first dealer drawn at random (R2.4); ``secrets``-grade
+        randomness when no ``rng`` is given."""
+        rules = rules if rules is not None else Rules()
+        r = rng if rng is not None else secrets.SystemRandom()
+        return cls(rules, dealer=r.randrange(rules.players))
+
+    def _new_hand(self) -> None:
+        n = self.n
+        self.phase = DEAL
+        self.to_act = CHANCE
+        self.hands = [0] * n
+        self.dealt = [0] * n
+        self.ndealt = 0
+        self.bids = ()
+        self.high_bid = 0
+        self.high_bidder = -1
+        self.pitcher = -1
+        self.contract = 0
+        self.trump = -1
+        self.leader = -1
+        self.trick = ()
+        self.trick_mask = 0
+        self.best_card = -1
+        self.best_seat = -1
+        self.lead_suit = -1
+        self.tricks = ()
+        self.captured = [0] * self.num_sides
+
+    # ----------------------------------------------------------------- queries
+
+    def current_player(self) -> int:
+        """The seat to act, :data:`CHANCE` while dealing, :data:`TERMINAL` when over."""
+        p = self.phase
+        if p == DEAL:
+            return CHANCE
+        if p == OVER:
+            return TERMINAL
+        return self.to_act
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase == DEAL
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    @property
+    def hand_number(self) -> int:
+        """0-based index of the hand in progress (or of the last one, when over)."""
+        return len(self.history) - (1 if self.phase == OVER else 0)
+
+    @property
+    def last_result(self) -> HandResult | None:
+        for h in reversed(self.history):
+            if h.result is not None:
+                return h.result
+        return None
+
+    def legal_mask(self) -> int:
+        """Legal action ids as an int mask (bit ``a`` set when action ``a`` is legal)."""
+        p = self.phase
+        if p == PLAY:
+            hand = self.hands[self.to_act]
+            if not self.trick:
+                return hand
+            follow = hand & SUIT_MASK[self.lead_suit]
+            if follow:
+                # R4.3: follow suit or trump (trump led: trump only).
+                return follow | (hand & SUIT_MASK[self.trump])
+            return hand  # R4.4
+        if p == BID:
+            return self._bid_mask()
+        if p == DEAL:
+            dealt = 0
+            for m in self.dealt:
+                dealt |= m
+            return FULL_DECK & ~dealt
+        return 0
+
+    def _bid_mask(self) -> int:
+        high = self.high_bid
+        rules = self.rules
+        lo = high + 1 if high + 1 > rules.min_bid else rules.min_bid
+        if self.to_act == self.dealer:
+            if high == 0:
+                if rules.all_pass == "dealer_bids":
+                    # R3.5: the dealer may not pass and must bid at least 2.
+                    return _BIDS_FROM[lo if lo > 2 else 2]
+            elif rules.dealer_may_steal:
+                lo = high  # R3.6: the dealer may steal by equalling the high bid.
+        return _PASS_BIT | _BIDS_FROM[lo]
+
+    def legal_actions(self) -> LegalActions:
+        return LegalActions(self.legal_mask())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node: each undealt card with its (uniform) probability."""
+        if self.phase != DEAL:
+            return []
+        mask = self.legal_mask()
+        p = 1.0 / mask.bit_count()
+        return [(c, p) for c in LegalActions(mask)]
+
+    def can_apply(self, action: int) -> bool:
+        return (
+            isinstance(action, int)
+            and 0 <= action < NUM_ACTIONS
+            and bool(self.legal_mask() >> action & 1)
+        )
+
+    # ----------------------------------------------------------------- actions
+
+    def apply(self, action: int) -> None:
+        """Apply a legal action, or raise :class:`IllegalActionError` and change nothing."""
+        if type(action) is not int:
+            action = _as_action(action)
+        if 0 <= action < NUM_ACTIONS and self.legal_mask() >> action & 1:
+            self.apply_unchecked(action)
+        else:
+            self.verify(action)
+            raise AssertionError("unreachable: verify() accepted an action legal_mask() refused")
+
+    def verify(self, action: int) -> None:
+        """Raise :class:`IllegalActionError` (naming the rule) if ``action`` is illegal."""
+        from pitch.engine.legality import explain_illegal
+
+        err = explain_illegal(self, action)
+        if err is not None:
+            raise err
+
+    def apply_unchecked(self, action: int) -> None:
+        """The fast path: apply an action known to be legal. Illegal input corrupts state."""
+        p = self.phase
+        if p == PLAY:
+            self._play(action)
+        elif p == BID:
+            self._bid(action - BID_BASE)
+        elif p == DEAL:
+            self._deal_card(action)
+        else:
+            raise IllegalActionError("R6.2", None, action_str(action), "the game is over", [])
+
+    def _deal_card(self, card: int) -> None:
+        seat = _DEAL_ORDERS[self.n, self.dealer][self.ndealt]
+        self.hands[seat] |= BIT[card]
+        self.dealt[seat] |= BIT[card]
+        self.ndealt += 1
+        if self.ndealt == HAND_SIZE * self.n:
+            self._start_auction()
+
+    def deal_random(self, rng: random.Random | None = None) -> None:
+        """R2.2: shuffle and deal a whole hand (``secrets``-grade without ``rng``)."""
+        if self.phase != DEAL or self.ndealt:
+            raise IllegalActionError(
+                "R2.2", None, "deal", "a hand is already being dealt or played", []
+            )
+        rand = (rng if rng is not None else secrets.SystemRandom()).random
+        deck = list(range(NUM_CARDS))
+        hands = self.hands
+        # A partial Fisher-Yates shuffle: only the cards dealt need drawing.
+        for i, seat in enumerate(_DEAL_ORDERS[self.n, self.dealer]):
+            j = i + int(rand() * (NUM_CARDS - i))
+            c = deck[j]
+            deck[j] = deck[i]
+            hands[seat] |= BIT[c]
+        self.dealt = hands[:]
+        self.ndealt = HAND_SIZE * self.n
+        self._start_auction()
+
+    def deal(self, hands: Sequence[int]) -> None:
+        """Deal the given masks (one per seat, six cards each, disjoint)."""
+        if self.phase != DEAL or self.ndealt:
+            raise IllegalActionError(
+                "R2.2", None, "deal", "a hand is already being dealt or played", []
+            )
+        if len(hands) != self.n:
+            raise PitchError(f"R2.2: a deal needs one hand per seat ({self.n}), got {len(hands)}")
+        seen = 0
+        for seat, m in enumerate(hands):
+            if not isinstance(m, int) or m < 0 or m > FULL_DECK:
+                raise PitchError(f"R2.2: seat {seat}'s hand is not a card mask: {m!r}")
+            if m.bit_count() != HAND_SIZE:
+                raise PitchError(
+                    f"R2.2: seat {seat} must be dealt {HAND_SIZE} cards, not {m.bit_count()}"
+                )
+            if seen & m:
+                raise PitchError(f"R2.1: seat {seat} was dealt a card dealt to another seat")
+            seen |= m
+        self.hands = list(hands)
+        self.dealt = list(hands)
+        self.ndealt = HAND_SIZE * self.n
+        self._start_auction()
+
+    def _start_auction(self) -> None:
+        self.phase = BID
+        self.to_act = self._next[self.dealer]  # R3.1
+
+    def _bid(self, bid: int) -> None:
+        seat = self.to_act
+        self.bids += ((seat, bid),)
+        dealer = self.dealer
+        if bid and (bid > self.high_bid or seat == dealer):
+            # A higher bid (R3.3) or the dealer's steal (R3.6).
+            self.high_bid = bid
+            self.high_bidder = seat
+        if bid == 4 or seat == dealer:  # R3.4, R3.1
+            if self.high_bid == 0:
+                self._throw_in()
+            else:
+                self.pitcher = self.leader = self.to_act = self.high_bidder  # R3.7, R4.1
+                self.contract = self.high_bid
+                self.phase = PLAY
+        else:
+            self.to_act = self._next[seat]
+
+    def _throw_in(self) -> None:
+        """House rule (all_pass='redeal'): everyone passed; the next dealer deals."""
+        self.history += (
+            HandRecord(
+                dealer=self.dealer,
+                deal=tuple(self.dealt),
+                bids=self.bids,
+                pitcher=None,
+                bid=None,
+                trump=None,
+                tricks=(),
+                result=None,
+                scores=tuple(self.scores),
+            ),
+        )
+        self.dealer = self._next[self.dealer]
+        self._new_hand()
+
+    def _play(self, card: int) -> None:
+        seat = self.to_act
+        bit = BIT[card]
+        self.hands[seat] ^= bit
+        trick = self.trick
+        if not trick:
+            suit = SUIT_OF[card]
+            if self.trump < 0:
+                self.trump = suit  # R4.1: the pitcher's first card sets trump.
+            self.lead_suit = suit
+            self.best_card = card
+            self.best_seat = seat
+            self.trick_mask = bit
+        else:
+            # R4.5: a trump beats any non-trump; otherwise higher of the suit led wins.
+            best = self.best_card
+            suit = SUIT_OF[card]
+            if suit == SUIT_OF[best]:
+                if card > best:
+                    self.best_card = card
+                    self.best_seat = seat
+            elif suit == self.trump:
+                self.best_card = card
+                self.best_seat = seat
+            self.trick_mask |= bit
+        trick += (card,)
+        if len(trick) < self.n:
+            self.trick = trick
+            self.to_act = self._next[seat]
+            return
+        winner = self.best_seat
+        self.captured[self.side_of[winner]] |= self.trick_mask
+        tricks = self.tricks = (*self.tricks, Trick(self.leader, trick, winner))
+        self.trick = ()
+        if len(tricks) == TRICKS_PER_HAND:
+            self._end_hand()
+        else:
+            self.leader = self.to_act = winner  # R4.6
+
+    def _end_hand(self) -> None:
+        result = score_hand(
+            num_sides=self.num_sides,
+            side_of=self.side_of,
+            trump=self.trump,
+            dealt=self.dealt,
+            captured=self.captured,
+            pitcher=self.pitcher,
+            bid=self.contract,
+            low_to_holder=self._low_holder,
+        )
+        scores = self.scores
+        for side, d in enumerate(result.delta):
+            scores[side] += d
+        self.history += (
+            HandRecord(
+                dealer=self.dealer,
+                deal=tuple(self.dealt),
+                bids=self.bids,
+                pitcher=self.pitcher,
+                bid=self.contract,
+                trump=self.trump,
+                tricks=self.tricks,
+                result=result,
+                scores=tuple(scores),
+            ),
+        )
+        pside = self.side_of[self.pitcher]
+        # R6.2: only the pitcher's side can go out, at the end of a hand it pitched.
+        if scores[pside] >= self.rules.target and (
+            result.made or not self.rules.must_make_bid_to_win
+        ):
+            self.winner = pside
+            self.phase = OVER
+            self.to_act = TERMINAL
+            return
+        self.dealer = self._next[self.dealer]  # R2.4
+        self._new_hand()
+
+    # ------------------------------------------------------------ copy / undo
+
+    def _snapshot(self) -> tuple[object, ...]:
+        return (
+            self.scores[:],
+            self.dealer,
+            self.phase,
+            self.to_act,
+            self.hands[:],
+            self.dealt[:],
+            self.ndealt,
+            self.bids,
+            self.high_bid,
+            self.high_bidder,
+            self.pitcher,
+            self.contract,
+            self.trump,
+            self.leader,
+            self.trick,
+            self.trick_mask,
+            self.best_card,
+            self.best_seat,
+            self.lead_suit,
+            self.tricks,
+            self.captured[:],
+            self.history,
+            self.winner,
+        )
+
+    def _restore(self, snap: tuple[object, ...]) -> None:
+        (
+            self.scores,
+            self.dealer,
+            self.phase,
+            self.to_act,
+            self.hands,
+            self.dealt,
+            self.ndealt,
+            self.bids,
+            self.high_bid,
+            self.high_bidder,
+            self.pitcher,
+            self.contract,
+            self.trump,
+            self.leader,
+            self.trick,
+            self.trick_mask,
+            self.best_card,
+            self.best_seat,
+            self.lead_suit,
+            self.tricks,
+            self.captured,
+            self.history,
+            self.winner,
+        ) = snap  # type: ignore[assignment]
+
+    def copy(self) -> GameState:
+        """An independent copy: a handful of ints and short lists, no deepcopy."""
+        new = object.__new__(GameState)
+        new.rules = self.rules
+        new.n = self.n
+        new.num_sides = self.num_sides
+        new.side_of = self.side_of
+        new._next = self._next
+        new._low_holder = self._low_holder
+        new._stack = []
+        new._restore(self._snapshot())
+        return new
+
+    def push(self, action: int) -> None:
+        """Apply ``action`` (checked) and remember how to undo it with :meth:`pop`."""
+        snap = self._snapshot()
+        self.apply(action)
+        self._stack.append(snap)
+
+    def push_unchecked(self, action: int) -> None:
+        snap = self._snapshot()
+        self.apply_unchecked(action)
+        self._stack.append(snap)
+
+    def pop(self) -> None:
+        """Undo the last :meth:`push`."""
+        if not self._stack:
+            raise PitchError("pop() without a matching push()")
+        self._restore(self._stack.pop())
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may know: its own cards and everything public, nothing else."""
+        from pitch.engine.views import make_view
+
+        return make_view(self, seat)
+
+    def played_mask(self) -> int:
+        """Cards played so far in this hand (all of them public)."""
+        m = self.trick_mask if self.trick else 0
+        for side_mask in self.captured:
+            m |= side_mask
+        return m
+
+    def __repr__(self) -> str:
+        trump = SUIT_NAMES[self.trump] if self.trump >= 0 else "-"
+        return (
+            f"<GameState {self.n}p {self.phase_name} hand={self.hand_number} "
+            f"dealer={self.dealer} to_act={self.current_player()} trump={trump} "
+            f"scores={self.scores}>"
+        )

@@ -1,0 +1,37 @@
+"""Shared test helpers."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pitch.engine import GameState, Rules
+
+
+def play_random_game(
+    rules: Rules, rng: random.Random, max_hands: int = 200, check_views: bool = False
+) -> GameState:
+    """A whole game of uniformly random legal actions through the checked API."""
+    state = GameState.new_game(rules, rng)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            if len(state.history) >= max_hands:
+                break
+            state.deal_random(rng)
+            continue
+        actions = list(state.legal_actions())
+        state.apply(rng.choice(actions))
+    return state
+
+
+ALL_TABLES = [Rules(players=n) for n in range(2, 8)] + [
+    Rules(partnerships=True),
+    Rules(players=5, low_to="holder", all_pass="redeal", min_bid=2),
+    Rules(players=3, dealer_may_steal=False, must_make_bid_to_win=True, target=11),
+]
+
+
+@pytest.fixture
+def rng() -> random.Random:
+    return random.Random(12345)
