@@ -33,5 +33,9 @@ class Bot(ABC):
     def act(self, view: PlayerView) -> int:
         """Choose a legal action id for ``view.seat``, which is to act."""
 
+    def game_over(self, view: PlayerView) -> None:  # noqa: B027 - optional hook
+        """Called once per seat when the game ends (or is stopped), with the final view.
+        Bots that keep a process or per-game memory use it; the default does nothing."""
+
     def describe(self) -> str:
         return self.name

@@ -55,4 +55,6 @@ def play_game(
         think[seat] += clock() - t0
         decisions[seat] += 1
         state.apply(action)
+    for seat, bot in enumerate(bots):
+        bot.game_over(state.view(seat))
     return GameOutcome(state, decisions, think)
