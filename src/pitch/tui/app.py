@@ -92,10 +92,8 @@ def describe(session: Session, seat: int, action: int, symbols: bool) -> str:
     card = card_label(action, symbols)
     if st.phase == PLAY and len(st.tricks) == 0 and len(st.trick) == 1:
         if you:
-            return _("You lead {card}: {suit} are trump.").format(
-                card=card, suit=suit_name(st.trump)
-            )
-        return _("{name} leads {card}: {suit} are trump.").format(
+            return _("You lead {card}. Trump: {suit}.").format(card=card, suit=suit_name(st.trump))
+        return _("{name} leads {card}. Trump: {suit}.").format(
             name=name, card=card, suit=suit_name(st.trump)
         )
     if you:
@@ -188,7 +186,8 @@ def run(
                 action = session.bot_move()
                 event = describe(session, seat, action, symbols)
                 if len(session.state.history) == before:
-                    terminal.show(table_screen(session, symbols, event=event))
+                    skip = _("(Enter: skip to your turn)") if terminal.delay > 0 else ""
+                    terminal.show(table_screen(session, symbols, event=event, note=skip))
                     trick_done = session.state.phase == PLAY and not session.state.trick
                     terminal.pause(2.0 if trick_done else 1.0)
             if len(session.state.history) > before:

@@ -88,7 +88,7 @@ def parse_input(text: str, state: GameState, choices: list[int]) -> int | Comman
     except CardParseError:
         raise InputError(
             _(
-                "{text!r} is not a card. Type a card like Ah or 10h (rank, then suit "
+                "'{text}' is not a card. Type a card like Ah or 10h (rank, then suit "
                 "c d h s), or a number from the list."
             ).format(text=text.strip())
         ) from None
@@ -109,7 +109,7 @@ def _parse_bid(t: str, raw: str) -> int:
     else:
         raise InputError(_("The auction is not over: bid or pass first (R3.1)."))
     raise InputError(
-        _("{text!r} is not a bid. Type 0 or pass to pass, or a bid from 1 to 4.").format(
+        _("'{text}' is not a bid. Type 0 or pass to pass, or a bid from 1 to 4.").format(
             text=raw.strip()
         )
     )
@@ -145,6 +145,6 @@ def explain(err: IllegalActionError, state: GameState, action: int) -> str:
                     "Trump ({suit}) was led and you hold trump, so you must play trump (R4.3)."
                 ).format(suit=suit_name(trump))
             return _(
-                "The lead is {led} and you hold {led}: follow suit or play trump ({trump}) (R4.3)."
+                "Suit led: {led}. You hold that suit, so follow it or play trump ({trump}) (R4.3)."
             ).format(led=suit_name(led), trump=suit_name(trump))
     return str(err) if err.reason else card_str(action)

@@ -145,20 +145,27 @@ def table_screen(
     *,
     event: str = "",
     message: str = "",
+    note: str = "",
     choices: list[int] | None = None,
 ) -> RenderableType:
     st = session.state
     parts: list[RenderableType] = [header(session, symbols), seats_table(session, symbols)]
     if st.trick == () and st.tricks and st.phase == PLAY:
         w = st.tricks[-1].winner
-        parts.append(
-            Text(_("{name} took the last trick (*).").format(name=session.names[w]), style="dim")
+        said = (
+            _("You took the last trick (*).")
+            if w == session.human
+            else _("{name} took the last trick (*).").format(name=session.names[w])
         )
+        parts.append(Text(said, style="dim"))
     parts.append(hand_line(session, symbols, choices or []))
     if session.human_to_act() and st.phase == BID:
         parts.append(bid_choices_line(session))
     if event:
-        parts.append(Text(event, style="green"))
+        line = Text(event, style="green")
+        if note:
+            line.append("  " + note, style="dim")
+        parts.append(line)
     if message:
         parts.append(Text(message, style="bold red"))
     return Group(*parts)
@@ -199,8 +206,11 @@ def hand_summary(
         parts.append(line)
     title = Text(_("Hand {number}").format(number=number) + ": ", style="bold")
     title.append(
-        _("{name} pitched, bid {bid}, trump ").format(name=session.names[res.pitcher], bid=res.bid)
+        _("{name} pitched a bid of {bid}. Trump:").format(
+            name=session.names[res.pitcher], bid=res.bid
+        )
     )
+    title.append(" ")
     title.append_text(suit_text(res.trump, symbols))
     title.append(" " + suit_name(res.trump))
     parts.append(title)
@@ -228,8 +238,8 @@ def hand_summary(
         )
         parts.append(Text(verdict, style="bold green"))
     else:
-        verdict = _("{name} missed the bid of {bid}: {setback}, -{bid}.").format(
-            name=session.side_name(pside), bid=res.bid, setback=term("set back")
+        verdict = _("{name} missed the bid of {bid}: set back by {bid}.").format(
+            name=session.side_name(pside), bid=res.bid
         )
         parts.append(Text(verdict, style="bold red"))
     parts.append(score_sheet(session, hands[:number], rows=6))
@@ -264,12 +274,14 @@ def final_screen(session: Session, symbols: bool, saved: str) -> RenderableType:
     st = session.state
     parts: list[RenderableType] = []
     if st.winner is not None:
-        won = Text(
-            _("{name} won the game, {score} points!").format(
-                name=session.side_name(st.winner), score=st.scores[st.winner]
-            ),
-            style="bold yellow",
-        )
+        score = st.scores[st.winner]
+        if st.winner == session.rules.side_of(session.human) and not session.rules.partnerships:
+            said = _("You won the game with {score} points!").format(score=score)
+        else:
+            said = _("{name} won the game, {score} points!").format(
+                name=session.side_name(st.winner), score=score
+            )
+        won = Text(said, style="bold yellow")
         parts.append(won)
     parts.append(score_sheet(session.seating, st.history, rows=12))
     parts.append(Text(saved, style="dim"))
