@@ -12,7 +12,7 @@ from rich.console import Console
 
 from pitch.cli.options import rules_from_options
 from pitch.engine import PitchError, RecordError, read_records
-from pitch.i18n import LANGUAGES, set_language
+from pitch.i18n import LANGUAGES, _, set_language
 from pitch.tui.app import Terminal, run
 from pitch.tui.cards import can_show_symbols
 from pitch.tui.replay import run_replay
@@ -89,19 +89,21 @@ def play(
         if level is None and bots is None:
             _chosen, note = default_level()
             if note is not None:
-                typer.echo(f"Bot level 'club' is not installed; the bots play as {note!r}.")
+                typer.echo(
+                    _("Bot level 'club' is not installed; the bots play as '{level}'.").format(
+                        level=note
+                    )
+                )
         try:
             levels = bot_levels(level, bots, rules.players, seat)
         except ValueError as e:
             raise typer.BadParameter(str(e), param_hint="--bots/--level") from None
-        from pitch.i18n import _
-
         session = Session.new(rules, human=seat, name=name or _("You"), levels=levels, seed=seed)
         save_path = save or Path(time.strftime("pitch-%Y%m%d-%H%M%S.jsonl"))
     console, symbols = _console(ascii_cards)
     terminal = Terminal(console, delay=0.0 if fast else delay)
     if session.over:
-        typer.echo("This game is already over; watch it with: pitch replay " + str(save_path))
+        typer.echo(_("This game is over; watch it with: pitch replay {path}").format(path=save_path))
         raise typer.Exit(0)
     code = run(session, terminal, save_path, symbols=symbols)
     raise typer.Exit(0 if code == 0 else 130)

@@ -51,7 +51,8 @@ def seats_table(session: Session, symbols: bool) -> Table:
     tbl.add_column(_("Player"), no_wrap=True, max_width=14)
     tbl.add_column(_("Role"), no_wrap=True, max_width=22)
     tbl.add_column(term("bid").capitalize(), justify="center", no_wrap=True)
-    tbl.add_column(term("tricks").capitalize(), justify="center", no_wrap=True)
+    # Tricks taken this hand; the last column is the trick on the table.
+    tbl.add_column(_("Taken"), justify="center", no_wrap=True)
     tbl.add_column(
         (term("team") if rules.partnerships else term("score")).capitalize(),
         justify="right",
