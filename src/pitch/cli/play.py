@@ -103,7 +103,9 @@ def play(
     console, symbols = _console(ascii_cards)
     terminal = Terminal(console, delay=0.0 if fast else delay)
     if session.over:
-        typer.echo(_("This game is over; watch it with: pitch replay {path}").format(path=save_path))
+        typer.echo(
+            _("This game is over; watch it with: pitch replay {path}").format(path=save_path)
+        )
         raise typer.Exit(0)
     code = run(session, terminal, save_path, symbols=symbols)
     raise typer.Exit(0 if code == 0 else 130)
