@@ -77,7 +77,7 @@ def test_illegal_card_is_refused_with_the_rule_and_nothing_changes(tmp_path: Pat
 
 def test_ctrl_c_saves_and_resume_continues_the_same_hand(tmp_path: Path) -> None:
     save = tmp_path / "g.jsonl"
-    child = spawn([*BASE, "--seed", "7", "--target", "3", "--save", str(save)], tmp_path)
+    child = spawn([*BASE, "--seed", "7", "--target", "1", "--save", str(save)], tmp_path)
     pats = {"bid": BID_PROMPT, "card": CARD_PROMPT, "next": NEXT_HAND}
     keys = list(pats)
     plays = 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 import time
 from pathlib import Path
@@ -32,9 +33,14 @@ def _language(lang: str | None) -> str:
 
 
 def _console(ascii_cards: bool) -> tuple[Console, bool]:
+    """A console, and whether to draw suit symbols and box lines. A terminal whose
+    encoding lacks them gets plain letters, ASCII boxes, and '?' for any other
+    character it cannot show, never a crash."""
+    fits = can_show_symbols(getattr(sys.stdout, "encoding", None))
+    if not fits and isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="replace")
     console = Console(highlight=False)
-    symbols = not ascii_cards and can_show_symbols(console.encoding)
-    return console, symbols
+    return console, fits and not ascii_cards
 
 
 def play(

@@ -169,7 +169,11 @@ def run(
                     message = help_text()
                     continue
                 if got is SCORE:
-                    terminal.show(score_sheet(session.seating, session.state.history, rows=14))
+                    terminal.show(
+                        score_sheet(
+                            session.seating, session.state.history, rows=14, symbols=symbols
+                        )
+                    )
                     terminal.ask(_("Press Enter to go back to the table."))
                     continue
                 if got is NOTHING or not isinstance(got, int):

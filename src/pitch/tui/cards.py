@@ -14,9 +14,9 @@ RED = (False, True, True, False)
 
 
 def can_show_symbols(encoding: str | None) -> bool:
-    """Whether text in ``encoding`` can carry the suit symbols."""
+    """Whether text in ``encoding`` can carry the suit symbols and box lines."""
     try:
-        "".join(SUIT_SYMBOLS).encode(encoding or "ascii")
+        ("".join(SUIT_SYMBOLS) + "╭─│").encode(encoding or "ascii")
     except (UnicodeEncodeError, LookupError):
         return False
     return True

@@ -46,7 +46,7 @@ def seats_table(session: Session, symbols: bool) -> Table:
     st = session.state
     rules = session.rules
     n = rules.players
-    tbl = Table(box=box.ROUNDED, padding=(0, 1), expand=False, show_edge=True)
+    tbl = Table(box=box.ROUNDED if symbols else box.ASCII, padding=(0, 1), show_edge=True)
     tbl.add_column("", width=1, no_wrap=True)
     tbl.add_column(_("Player"), no_wrap=True, max_width=14)
     tbl.add_column(_("Role"), no_wrap=True, max_width=22)
@@ -215,7 +215,7 @@ def hand_summary(
     title.append_text(suit_text(res.trump, symbols))
     title.append(" " + suit_name(res.trump))
     parts.append(title)
-    aw = Table(box=box.SIMPLE, show_header=False, padding=(0, 1))
+    aw = Table(box=None, show_header=False, padding=(0, 1))
     aw.add_column(style="bold")
     aw.add_column()
     aw.add_column()
@@ -243,14 +243,16 @@ def hand_summary(
             name=session.side_name(pside), bid=res.bid
         )
         parts.append(Text(verdict, style="bold red"))
-    parts.append(score_sheet(session, hands[:number], rows=6))
+    parts.append(score_sheet(session, hands[:number], rows=6, symbols=symbols))
     return Group(*parts)
 
 
-def score_sheet(session: Seating, hist: tuple[HandRecord, ...], rows: int = 8) -> Table:
+def score_sheet(
+    session: Seating, hist: tuple[HandRecord, ...], rows: int = 8, symbols: bool = True
+) -> Table:
     """The last ``rows`` hands: pitcher, bid, each side's change, and the totals."""
     rules = session.rules
-    tbl = Table(box=box.SIMPLE_HEAD, padding=(0, 1), title=None)
+    tbl = Table(box=box.SIMPLE_HEAD if symbols else box.ASCII2, padding=(0, 1))
     tbl.add_column("#", justify="right")
     tbl.add_column(term("pitcher").capitalize(), no_wrap=True, max_width=12)
     tbl.add_column(term("bid").capitalize(), justify="center")
@@ -284,6 +286,6 @@ def final_screen(session: Session, symbols: bool, saved: str) -> RenderableType:
             )
         won = Text(said, style="bold yellow")
         parts.append(won)
-    parts.append(score_sheet(session.seating, st.history, rows=12))
+    parts.append(score_sheet(session.seating, st.history, rows=12, symbols=symbols))
     parts.append(Text(saved, style="dim"))
     return Group(*parts)
