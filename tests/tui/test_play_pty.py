@@ -114,3 +114,18 @@ def test_ctrl_c_saves_and_resume_continues_the_same_hand(tmp_path: Path) -> None
     child.close()
     (rec,) = read_records(save)
     assert verify_record(rec) is None and rec["winner"] is not None
+
+
+def test_enter_skips_the_bots_pacing(tmp_path: Path) -> None:
+    # Bots pause 25 s after each play; without the skip the prompt would not come
+    # within 20 s (a bot plays before our first bid with this seed).
+    child = spawn(
+        ["play", "--delay", "25", "--level", "random", "--lang", "en", "--seed", "5"],
+        tmp_path,
+    )
+    child.expect(r"Enter: skip to your turn")
+    child.sendline("")
+    child.expect(BID_PROMPT, timeout=20)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
