@@ -47,6 +47,9 @@ def play(
     players: Annotated[int, typer.Option(min=2, max=7, help="Players (2-7).")] = 4,
     partnerships: Annotated[bool, typer.Option(help="Partners: seats 0+2 vs 1+3.")] = False,
     target: Annotated[int, typer.Option(min=1, help="Points to win (7, 11, 15, 21...).")] = 7,
+    preset: Annotated[
+        str | None, typer.Option(help="Named rules preset with house rules (docs/rules.md).")
+    ] = None,
     level: Annotated[
         str | None,
         typer.Option(help="Bot level for every bot: beginner, club, expert, master or a bot name."),
@@ -86,7 +89,7 @@ def play(
         save_path = save or resume
     else:
         _language(lang)
-        rules = rules_from_options(players, partnerships, target)
+        rules = rules_from_options(players, partnerships, target, preset)
         if seat >= rules.players:
             raise typer.BadParameter(
                 f"seats are 0..{rules.players - 1} with {rules.players} players",
