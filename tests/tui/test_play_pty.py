@@ -68,6 +68,11 @@ def test_illegal_card_is_refused_with_the_rule_and_nothing_changes(tmp_path: Pat
     child.sendline("?")
     child.expect(CARD_PROMPT)
     assert "Hint (strongest bot):" in strip_ansi(child.before)
+    child.sendline("s")  # the score sheet, then back to the same table
+    child.expect("Press Enter to go back to the table")
+    child.sendline("")
+    child.expect(CARD_PROMPT)
+    assert hand_of(child.before and strip_ansi(child.before)) == hand_line
     child.sendline("q")
     child.expect(pexpect.EOF)
     child.close()
