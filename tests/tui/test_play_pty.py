@@ -72,7 +72,7 @@ def test_illegal_card_is_refused_with_the_rule_and_nothing_changes(tmp_path: Pat
     child.expect("Press Enter to go back to the table")
     child.sendline("")
     child.expect(CARD_PROMPT)
-    assert hand_of(child.before and strip_ansi(child.before)) == hand_line
+    assert hand_of(strip_ansi(child.before)) == hand_line
     child.sendline("q")
     child.expect(pexpect.EOF)
     child.close()
