@@ -274,6 +274,8 @@ def score_sheet(
 
 
 def final_screen(session: Session, symbols: bool, saved: str) -> RenderableType:
+    """The winner and where the record went (the last hand's summary, with the score
+    sheet, is on the screen just above)."""
     st = session.state
     parts: list[RenderableType] = []
     if st.winner is not None:
@@ -286,6 +288,5 @@ def final_screen(session: Session, symbols: bool, saved: str) -> RenderableType:
             )
         won = Text(said, style="bold yellow")
         parts.append(won)
-    parts.append(score_sheet(session.seating, st.history, rows=12, symbols=symbols))
     parts.append(Text(saved, style="dim"))
     return Group(*parts)
