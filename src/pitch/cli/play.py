@@ -109,6 +109,10 @@ def play(
             raise typer.BadParameter(str(e), param_hint="--bots/--level") from None
         session = Session.new(rules, human=seat, name=name or _("You"), levels=levels, seed=seed)
         save_path = save or Path(time.strftime("pitch-%Y%m%d-%H%M%S.jsonl"))
+    if not save_path.parent.is_dir():
+        raise typer.BadParameter(
+            f"no folder {save_path.parent} to save the game in", param_hint="--save"
+        )
     console, symbols = _console(ascii_cards)
     terminal = Terminal(console, delay=0.0 if fast else delay)
     if session.over:

@@ -14,7 +14,6 @@ from pitch.engine import (
     CardParseError,
     GameState,
     IllegalActionError,
-    card_str,
     parse_card,
 )
 from pitch.engine.actions import BID_BASE
@@ -147,4 +146,4 @@ def explain(err: IllegalActionError, state: GameState, action: int) -> str:
             return _(
                 "Suit led: {led}. You hold that suit, so follow it or play trump ({trump}) (R4.3)."
             ).format(led=suit_name(led), trump=suit_name(trump))
-    return str(err) if err.reason else card_str(action)
+    return str(err)  # a rule this table cannot break from the keyboard; the engine's words

@@ -260,8 +260,9 @@ class Session:
         prog = rec.get("in_progress")
         if prog is not None and state.phase != OVER:
             state = _continue_hand(rules, state, rec, prog)
-        lang = rec.get("lang", "en")
-        return cls(rules, state, human, names, specs, seed), lang if isinstance(lang, str) else "en"
+        lang = rec.get("lang")
+        session = cls(rules, state, human, names, specs, seed)
+        return session, lang if isinstance(lang, str) else "en"
 
 
 def _continue_hand(rules: Rules, state: GameState, rec: dict[str, Any], prog: object) -> GameState:
