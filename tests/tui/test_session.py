@@ -176,3 +176,22 @@ def test_bot_levels_per_seat_and_unknown_names() -> None:
         bot_levels(None, "random,random", 4, 0)
     with pytest.raises(ValueError, match="known bots"):
         bot_levels("grandmaster", None, 4, 0)
+
+
+def test_default_level_is_club_else_the_strongest_bot_with_a_note(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pitch.tui.session as session_mod
+
+    # A registry as on a branch with only the random bot, then as the bots add theirs.
+    bots: dict[str, object] = {"random": RandomBot}
+    aliases: dict[str, str] = {}
+    monkeypatch.setattr(session_mod, "BOTS", bots)
+    monkeypatch.setattr(session_mod, "ALIASES", aliases)
+    assert session_mod.default_level() == ("random", "random")
+    assert session_mod.strongest_level() == "random"
+    bots["heuristic"] = RandomBot
+    assert session_mod.default_level() == ("heuristic", "heuristic")
+    aliases.update(club="heuristic", master="heuristic")
+    assert session_mod.default_level() == ("club", None)
+    assert session_mod.strongest_level() == "master"
