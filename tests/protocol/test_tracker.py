@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-
 from collections.abc import Callable
 
 import pytest
@@ -98,7 +97,7 @@ def _tracker_after_deal() -> tuple[ViewTracker, GameState]:
 
 
 def test_contradictions_are_protocol_errors() -> None:
-    t, state = _tracker_after_deal()
+    t, _ = _tracker_after_deal()
     with pytest.raises(ProtocolError, match="seat 1 is to act"):
         t.apply({"type": "bid", "seat": 2, "bid": 0})
     with pytest.raises(ProtocolError, match="before any trick"):
@@ -110,5 +109,5 @@ def test_contradictions_are_protocol_errors() -> None:
     with pytest.raises(ProtocolError, match="expected pass, bid 1"):
         t.view(["pass"])
     t.apply({"type": "bid", "seat": 1, "bid": 2})
-    with pytest.raises(ProtocolError, match="R3.3"):
+    with pytest.raises(ProtocolError, match=r"R3\.3"):
         t.apply({"type": "bid", "seat": 2, "bid": 1})

@@ -20,6 +20,7 @@ legal action (from this bot's own ``rng``), records a :class:`Forfeit` in
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import logging
 import os
@@ -112,10 +113,8 @@ class _Process:
     def kill(self) -> None:
         if self.popen.poll() is None:
             self.popen.kill()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a process that outlives SIGKILL
-            pass
 
 
 _LIVE: weakref.WeakSet[ExternalBot] = weakref.WeakSet()
@@ -297,10 +296,9 @@ class ExternalBot(Bot):
         self.close()
 
     def __del__(self) -> None:
-        try:
+        # At interpreter shutdown anything may be gone already.
+        with contextlib.suppress(Exception):
             self.close(wait=0.2)
-        except Exception:  # noqa: S110 - at interpreter shutdown anything may be gone
-            pass
 
 
 def _drain(proc: _Process) -> int:

@@ -6,6 +6,8 @@ Any host that speaks ``docs/bot-protocol.md`` can then play it, our own included
 
 from __future__ import annotations
 
+import contextlib
+import io
 import random
 import sys
 from typing import Annotated
@@ -46,9 +48,10 @@ def bot(
     except ValueError as e:
         raise typer.BadParameter(str(e), param_hint="LEVEL") from None
     # Line-buffered text both ways: each answer must reach the host at once.
-    sys.stdin.reconfigure(encoding="utf-8", errors="replace")
-    sys.stdout.reconfigure(encoding="utf-8", line_buffering=True)
-    try:
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(encoding="utf-8", errors="replace")
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(encoding="utf-8", line_buffering=True)
+    # A closed pipe or ^C means the host went away: nothing is left to answer.
+    with contextlib.suppress(BrokenPipeError, KeyboardInterrupt):
         serve(player, sys.stdin, sys.stdout, sys.stderr)
-    except (BrokenPipeError, KeyboardInterrupt):
-        pass  # the host went away: nothing left to answer
