@@ -17,15 +17,17 @@ def rank(card):
 
 
 def choose_bid(hand, legal):
-    # Count a suit's strength: its length, plus the ace and the jack, which score.
-    best = max(
-        sum(1 for c in hand if c[1] == s) + sum(1 for c in hand if c[1] == s and c[0] in "AJ")
-        for s in "cdhs"
-    )
-    want = "bid 3" if best >= 5 else "bid 2" if best >= 4 else "pass"
-    if want in legal:
-        return want
-    return "pass" if "pass" in legal else legal[0]  # e.g. the dealer must bid
+    # What could we win with our best suit as trump? High (its ace), Jack, Low (its
+    # 2 or 3), and one more point when we hold three or more of it.
+    def worth(suit):
+        ranks = [c[0] for c in hand if c[1] == suit]
+        return ("A" in ranks) + ("J" in ranks) + ("2" in ranks or "3" in ranks) + (len(ranks) >= 3)
+
+    best = max(worth(s) for s in "cdhs")
+    bids = [a for a in legal if a.startswith("bid") and int(a.split()[1]) <= best]
+    if bids:
+        return bids[0]  # the cheapest bid we can hope to make
+    return "pass" if "pass" in legal else legal[0]  # the dealer may have to bid
 
 
 def choose_card(hand, legal, trump):

@@ -19,6 +19,10 @@ from pitch.bots.protocol.tracker import ProtocolError, ViewTracker
 from pitch.engine import action_str
 
 
+EVENT_TYPES = frozenset({"deal", "bid", "play", "trick", "hand"})
+_OUT_OF_STEP = "out of step with the host: answering at random until the next game"
+
+
 class _Session:
     def __init__(self, bot: Bot, out: TextIO, err: TextIO) -> None:
         self.bot = bot
@@ -50,14 +54,17 @@ class _Session:
             tracker, self.tracker = self.tracker, None
             if tracker is not None and self.in_step and tracker.state is not None:
                 self.bot.game_over(tracker.view())
+        elif kind not in EVENT_TYPES:
+            # Skipped, not fatal: a newer host may send more kinds of message.
+            raise ProtocolError(f"unknown message type {kind!r}, skipped")
         elif self.tracker is None:
             raise ProtocolError(f"{kind!r} message outside a game (no 'game' message yet)")
         elif self.in_step:
             try:
                 self.tracker.apply(msg)
-            except ProtocolError:
+            except ProtocolError as e:
                 self.in_step = False
-                raise
+                raise ProtocolError(f"{e}; {_OUT_OF_STEP}") from None
 
     def act(self, lineno: int, msg: dict[str, Any]) -> None:
         legal = msg.get("legal")
@@ -74,11 +81,11 @@ class _Session:
                 self.complain(lineno, f"the bot chose an illegal action {action!r}")
             except ProtocolError as e:
                 self.in_step = False
-                self.complain(lineno, f"{e}; answering at random for the rest of this game")
+                self.complain(lineno, f"{e}; {_OUT_OF_STEP}")
             except Exception:
                 self.complain(lineno, "the bot failed:\n" + traceback.format_exc().rstrip())
-        else:
-            self.complain(lineno, "'act' outside a followed game; answering at random")
+        elif self.tracker is None:
+            self.complain(lineno, "'act' outside a game; answering at random")
         self.answer(self.bot.rng.choice(legal))
 
 
