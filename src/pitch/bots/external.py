@@ -99,6 +99,14 @@ class _Process:
         if messages:
             self._outbox.put("".join(json.dumps(m, separators=(",", ":")) + "\n" for m in messages))
 
+    def gone(self) -> str:
+        """Why its output ended: an exit status, or killed if it lingers."""
+        try:
+            return f"the program exited (status {self.popen.wait(timeout=1.0)})"
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return "the program closed its output; it was stopped"
+
     def alive(self) -> bool:
         return self.popen.poll() is None
 
@@ -226,9 +234,7 @@ class ExternalBot(Bot):
             proc.kill()
             return self._forfeit(view, f"no answer within {limit:g} s; the program was stopped")
         if line is None:
-            proc.kill()
-            code = proc.popen.returncode
-            return self._forfeit(view, f"the program exited (status {code})")
+            return self._forfeit(view, proc.gone())
         proc.answered = True
         action, problem = _parse_answer(line, view.legal)
         if action is None:
