@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import random
+from pathlib import Path
 
 import pytest
 
@@ -26,21 +27,44 @@ def _others(n: int, seed: int) -> list[Bot]:
 
 
 @pytest.mark.parametrize("name", sorted(set(BOTS) - {"ext"}))
-def test_same_decisions_as_in_process(name: str) -> None:
+def test_same_decisions_as_in_process(name: str, tmp_path: Path) -> None:
     """Seat 0 is NAME with seed 7, in-process and through ``pitch bot``, for two games
     on one process: every hand of both games is the same."""
     rules = Rules(players=4)
     # Random bidders rarely finish a game (scores run far below zero): some hands do.
     max_hands = 8 if name == "random" else 3
     inproc = make_bot(name, rng=random.Random(7))
-    with ExternalBot(command=pitch_bot(name, 7), **SLOW_OK) as ext:
-        for game in range(2):
-            a = _play(rules, [inproc, *_others(4, game)], game, max_hands)
-            b = _play(rules, [ext, *_others(4, game)], game, max_hands)
-            assert b.history == a.history
-            assert (b.scores, b.winner) == (a.scores, a.winner)
-        assert ext.forfeits == []
-        assert ext.games == 2
+    with (tmp_path / "stderr").open("w+") as err:
+        with ExternalBot(command=pitch_bot(name, 7), stderr=err, **SLOW_OK) as ext:
+            for game in range(2):
+                a = _play(rules, [inproc, *_others(4, game)], game, max_hands)
+                b = _play(rules, [ext, *_others(4, game)], game, max_hands)
+                assert b.history == a.history
+                assert (b.scores, b.winner) == (a.scores, a.winner)
+            assert ext.forfeits == []
+            assert ext.games == 2
+        err.seek(0)
+        assert err.read() == ""  # pitch bot followed every message
+
+
+def test_a_new_game_without_game_over_is_announced(tmp_path: Path) -> None:
+    """A host that abandons a game without game_over: the next view is of a new game,
+    so the program is sent ``end`` and a new ``game``, and follows it."""
+    rules = Rules(players=3)
+    with (tmp_path / "stderr").open("w+") as err:
+        ext = ExternalBot(command=pitch_bot("random", 1), stderr=err, **SLOW_OK)
+        inproc = RandomBot(rng=random.Random(1))
+        for bot in (ext, inproc):
+            state = GameState(rules, dealer=2)
+            state.deal_random(random.Random(5))
+            bot.act(state.view(0))  # seat 0 bids first; the game is then dropped
+        a = _play(rules, [inproc, *_others(3, 2)], 2, 4)
+        b = _play(rules, [ext, *_others(3, 2)], 2, 4)
+        ext.close()
+        assert b.history == a.history
+        assert ext.forfeits == [] and ext.games == 2
+        err.seek(0)
+        assert err.read() == ""
 
 
 def test_several_external_seats_in_a_partnership_game() -> None:

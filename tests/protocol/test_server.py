@@ -80,7 +80,7 @@ def test_bad_lines_are_reported_and_skipped() -> None:
 
 
 def test_a_contradicting_host_gets_random_legal_answers() -> None:
-    lines, chosen = _session(seat=2, seed=3, hands=2)
+    lines, _ = _session(seat=2, seed=3, hands=2)
     # Drop the first bid: the auction no longer adds up, so the bot cannot follow.
     first_bid = next(i for i, x in enumerate(lines) if '"type": "bid"' in x)
     broken = lines[:first_bid] + lines[first_bid + 1 :]

@@ -110,14 +110,30 @@ class GameEvents:
         self._finished: list[Event] = [game_message(first, names)]
         self._hands_done = 0
         self._scores: tuple[int, ...] = (0,) * first.rules.num_sides
+        self._current: tuple[int, int, int, int] | None = None
+        """The hand in progress at the last update: dealer, own deal, bids, cards played."""
 
     def continues(self, view: PlayerView) -> bool:
-        """Whether ``view`` can be a later moment of this game (same seat and table,
-        no fewer finished hands)."""
+        """Whether ``view`` can be a later moment of this game: same seat and table,
+        and the hands seen so far (finished, and the one in progress) are still there."""
+        done = self._hands_done
+        history = view.history
+        if view.seat != self.seat or view.rules != self.rules or len(history) < done:
+            return False
+        if done and history[done - 1].scores != self._scores:
+            return False
+        cur = self._current
+        if cur is None:
+            return True
+        dealer, dealt, nbids, ncards = cur
+        if len(history) > done:  # that hand has finished since
+            return history[done].dealer == dealer and history[done].deal[self.seat] == dealt
         return (
-            view.seat == self.seat
-            and view.rules == self.rules
-            and len(view.history) >= self._hands_done
+            view.phase in (BID, PLAY)
+            and view.dealer == dealer
+            and view.dealt == dealt
+            and len(view.bids) >= nbids
+            and view.played.bit_count() >= ncards
         )
 
     def update(self, view: PlayerView) -> list[Event]:
@@ -128,7 +144,9 @@ class GameEvents:
             self._scores = h.scores
             self._hands_done += 1
         if view.phase not in (BID, PLAY):
+            self._current = None
             return self._finished
+        self._current = (view.dealer, view.dealt, len(view.bids), view.played.bit_count())
         current = [_deal(view.dealer, view.dealt, view.scores)]
         current.extend(_auction_and_play(n, view.bids, view.tricks, view.leader, view.trick))
         return self._finished + current

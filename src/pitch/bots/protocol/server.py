@@ -18,7 +18,6 @@ from pitch.bots.base import Bot
 from pitch.bots.protocol.tracker import ProtocolError, ViewTracker
 from pitch.engine import action_str
 
-
 EVENT_TYPES = frozenset({"deal", "bid", "play", "trick", "hand"})
 _OUT_OF_STEP = "out of step with the host: answering at random until the next game"
 
