@@ -8,15 +8,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitch.bots.base import Bot
+from pitch.bots.heuristic import HeuristicBot
 from pitch.bots.random_bot import RandomBot
 
 BotFactory = Callable[..., Bot]
 
-BOTS: dict[str, BotFactory] = {"random": RandomBot}
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot}
 """Registered bot names. Other modules add theirs with :func:`register`."""
 
-ALIASES: dict[str, str] = {}
-"""Level names players understand, mapped to bot specs (``beginner`` -> ``random``)."""
+ALIASES: dict[str, str] = {"beginner": "random", "club": "heuristic"}
+"""Level names players understand, mapped to bot specs (``beginner`` -> ``random``,
+``expert`` -> ``pimc:time=1.0``). Options given with the alias override the spec's."""
 
 
 def register(name: str, factory: BotFactory, *aliases: str) -> None:
@@ -51,10 +53,14 @@ def parse_bot_spec(text: str) -> BotSpec:
     """``ismcts:time=1.0,iterations=500`` -> ``BotSpec('ismcts', {...})``."""
     name, _, rest = text.strip().partition(":")
     name = name.strip().lower()
-    name = ALIASES.get(name, name)
-    if name not in BOTS and not name.startswith("ext"):
-        raise ValueError(f"unknown bot {text!r}; known bots: {', '.join(sorted(BOTS))}")
     options: dict[str, Any] = {}
+    if name in ALIASES:
+        base = parse_bot_spec(ALIASES[name])
+        name = base.name
+        options.update(base.options)
+    if name not in BOTS and not name.startswith("ext"):
+        known = sorted(BOTS) + sorted(ALIASES)
+        raise ValueError(f"unknown bot {text!r}; known bots: {', '.join(known)}")
     if rest.strip():
         for part in rest.split(","):
             key, eq, val = part.partition("=")
