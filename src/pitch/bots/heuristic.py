@@ -26,8 +26,8 @@ from pitch.bots.policy import choose_bid, choose_card
 from pitch.engine import PlayerView
 from pitch.engine.actions import BID_BASE
 from pitch.engine.cards import FULL_DECK
-from pitch.engine.fast import random_playout
-from pitch.engine.state import BID, PLAY, GameState
+from pitch.engine.fast import random_bid_value, random_playout
+from pitch.engine.state import BID, GameState
 
 
 def view_action(view: PlayerView, aggression: float = 0.0) -> int:
@@ -105,25 +105,36 @@ def state_action(state: GameState, aggression: float = 0.0) -> int:
     )
 
 
-def heuristic_rollout(state: GameState, rng: random.Random) -> tuple[int, ...]:
+def heuristic_rollout(state: GameState, rng: random.Random) -> tuple[tuple[int, ...], int]:
     """Finish the hand in progress of ``state`` (not modified) with the heuristic for
-    every seat; return the score change per side. The search bots call rollouts only
-    through a function of this shape so a faster one can be swapped in."""
+    every seat; return the score change per side and the pitcher's seat (-1 when the
+    hand was thrown in). The search bots call rollouts only through a function of
+    this shape, so a faster one can be swapped in."""
     s = state.copy()
-    hands_before = len(s.history)
-    while s.phase in (BID, PLAY) and len(s.history) == hands_before:
+    before = len(s.history)
+    while len(s.history) == before:
         s.apply_unchecked(state_action(s))
-    if len(s.history) == hands_before:
-        return (0,) * s.num_sides
-    last = s.history[-1]
-    if last.result is None:  # thrown in (house rule)
-        return (0,) * s.num_sides
-    return last.result.delta
+    return hand_outcome(s)
 
 
-def random_rollout(state: GameState, rng: random.Random) -> tuple[int, ...]:
-    """Uniformly random rollout (the engine's fast path)."""
-    return random_playout(state, rng)
+def hand_outcome(state: GameState) -> tuple[tuple[int, ...], int]:
+    """Score change per side and pitcher of the last hand in ``state.history``."""
+    res = state.history[-1].result
+    if res is None:  # thrown in (house rule)
+        return (0,) * state.num_sides, -1
+    return res.delta, res.pitcher
+
+
+def random_rollout(state: GameState, rng: random.Random) -> tuple[tuple[int, ...], int]:
+    """Uniformly random rollout (the engine's fast path), same shape as the heuristic's."""
+    if state.phase == BID:
+        state = state.copy()
+        before = len(state.history)
+        while state.phase == BID:
+            state.apply_unchecked(BID_BASE + random_bid_value(state, rng))
+        if len(state.history) > before:
+            return hand_outcome(state)
+    return random_playout(state, rng), state.pitcher
 
 
 class HeuristicBot(Bot):

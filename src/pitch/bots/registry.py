@@ -9,14 +9,23 @@ from typing import Any
 
 from pitch.bots.base import Bot
 from pitch.bots.heuristic import HeuristicBot
+from pitch.bots.pimc import PimcBot
 from pitch.bots.random_bot import RandomBot
 
 BotFactory = Callable[..., Bot]
 
-BOTS: dict[str, BotFactory] = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS: dict[str, BotFactory] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "pimc": PimcBot,
+}
 """Registered bot names. Other modules add theirs with :func:`register`."""
 
-ALIASES: dict[str, str] = {"beginner": "random", "club": "heuristic"}
+ALIASES: dict[str, str] = {
+    "beginner": "random",
+    "club": "heuristic",
+    "expert": "pimc:samples=60,time=1.0",
+}
 """Level names players understand, mapped to bot specs (``beginner`` -> ``random``,
 ``expert`` -> ``pimc:time=1.0``). Options given with the alias override the spec's."""
 
