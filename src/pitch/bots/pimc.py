@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import random
 import time as _time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from pitch.bots.base import Bot
 from pitch.bots.heuristic import hand_outcome, heuristic_rollout, random_rollout
 from pitch.bots.sampling import sample_state
-from pitch.engine import PlayerView
+from pitch.engine import PlayerView, Rules
 from pitch.engine.state import GameState
 
 Rollout = Callable[[GameState, random.Random], tuple[tuple[int, ...], int]]
@@ -36,17 +36,17 @@ WIN_BONUS = 6.0
 """Points a game win is worth, against the points of one hand."""
 
 
-def hand_value(state: GameState, delta: tuple[int, ...], pitcher: int, side: int) -> float:
+def hand_value(
+    rules: Rules, scores: Sequence[int], delta: tuple[int, ...], pitcher: int, side: int
+) -> float:
     """A side's payoff for a finished hand: its score change relative to the mean of
     the other sides, plus :data:`WIN_BONUS` when the hand takes it out (R6.2), minus
-    it when the hand takes another side out. ``state`` is any position of the hand
-    before it ended: only its scores and rules are read."""
+    it when the hand takes another side out. ``scores`` are those before the hand."""
     n = len(delta)
     v = delta[side] - (sum(delta) - delta[side]) / (n - 1)
     if pitcher >= 0:
-        rules = state.rules
         pside = rules.side_of(pitcher)
-        if state.scores[pside] + delta[pside] >= rules.target and (
+        if scores[pside] + delta[pside] >= rules.target and (
             delta[pside] > 0 or not rules.must_make_bid_to_win
         ):
             v += WIN_BONUS if pside == side else -WIN_BONUS
@@ -104,7 +104,7 @@ class PimcBot(Bot):
             st = sample_state(view, self.rng, self.tries)
             for i, a in enumerate(legal):
                 delta, pitcher = action_outcome(st, a, self.rollout, self.rng)
-                totals[i] += hand_value(st, delta, pitcher, side)
+                totals[i] += hand_value(view.rules, view.scores, delta, pitcher, side)
             done += 1
             if deadline is not None and _time.perf_counter() >= deadline:
                 break

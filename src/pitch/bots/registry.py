@@ -9,6 +9,7 @@ from typing import Any
 
 from pitch.bots.base import Bot
 from pitch.bots.heuristic import HeuristicBot
+from pitch.bots.ismcts import IsmctsBot
 from pitch.bots.pimc import PimcBot
 from pitch.bots.random_bot import RandomBot
 
@@ -18,6 +19,7 @@ BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "pimc": PimcBot,
+    "ismcts": IsmctsBot,
 }
 """Registered bot names. Other modules add theirs with :func:`register`."""
 
@@ -25,6 +27,7 @@ ALIASES: dict[str, str] = {
     "beginner": "random",
     "club": "heuristic",
     "expert": "pimc:samples=60,time=1.0",
+    "master": "ismcts:iterations=1000,time=1.0",
 }
 """Level names players understand, mapped to bot specs (``beginner`` -> ``random``,
 ``expert`` -> ``pimc:time=1.0``). Options given with the alias override the spec's."""
