@@ -126,7 +126,7 @@ def choose_bid(
     """
     _, est = best_suit(hand, players, partnerships)
     me = side_of[seat]
-    margin = 0.45 - aggression
+    margin = 0.1 - aggression
     near = target - 2
     opp_near = any(sc >= near for s, sc in enumerate(scores) if s != me)
     if opp_near:
