@@ -55,7 +55,7 @@ class IsmctsBot(Bot):
         time: float | None = 1.0,
         c: float = 0.7,
         rollout: str = "heuristic",
-        tries: int = 12,
+        tries: int = 6,
     ) -> None:
         super().__init__(rng=rng)
         if int(iterations) < 1:

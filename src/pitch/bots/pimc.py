@@ -78,7 +78,7 @@ class PimcBot(Bot):
         samples: int = 60,
         time: float | None = 1.0,
         rollout: str = "heuristic",
-        tries: int = 12,
+        tries: int = 6,
     ) -> None:
         super().__init__(rng=rng)
         if int(samples) < 1:

@@ -16,9 +16,11 @@ import random
 from pitch.bots.heuristic import state_action
 from pitch.engine import PlayerView, resample
 from pitch.engine.actions import BID_BASE
+from pitch.engine.cards import SUIT_MASK
+from pitch.engine.resample import rebuild, sample_hidden
 from pitch.engine.state import GameState
 
-DEFAULT_TRIES = 12
+DEFAULT_TRIES = 6
 
 
 def bid_mismatch(view: PlayerView, dealt: list[int], limit: int) -> int:
@@ -43,16 +45,32 @@ def bid_mismatch(view: PlayerView, dealt: list[int], limit: int) -> int:
     return miss
 
 
-def sample_state(view: PlayerView, rng: random.Random, tries: int = DEFAULT_TRIES) -> GameState:
-    """A determinization of ``view`` (see the module docstring)."""
-    best: GameState | None = None
+def _void_cards(voids: int) -> int:
+    return sum(SUIT_MASK[s] for s in range(4) if voids >> s & 1)
+
+
+def sample_state(
+    view: PlayerView, rng: random.Random, tries: int = DEFAULT_TRIES, slack: int = 1
+) -> GameState:
+    """A determinization of ``view`` (see the module docstring): the first deal whose
+    bid mismatch is at most ``slack`` within ``tries`` draws, else the closest."""
+    if not any(seat != view.seat for seat, _ in view.bids):
+        return resample(view, rng)
+    n = view.rules.players
+    need = list(view.hand_sizes)
+    need[view.seat] = 0
+    forbidden = [_void_cards(v) for v in view.voids]
+    unseen = view.unseen
+    best: list[int] | None = None
     best_miss = 1 << 30
     for _ in range(max(1, tries)):
-        st = resample(view, rng)
-        miss = bid_mismatch(view, st.dealt, best_miss)
+        hidden = sample_hidden(unseen, need, forbidden, rng)
+        dealt = [hidden[t] | view.played_by[t] for t in range(n)]
+        dealt[view.seat] = view.dealt
+        miss = bid_mismatch(view, dealt, best_miss)
         if miss < best_miss:
-            best, best_miss = st, miss
-            if miss == 0:
+            best, best_miss = dealt, miss
+            if miss <= slack:
                 break
     assert best is not None
-    return best
+    return rebuild(view, best)
