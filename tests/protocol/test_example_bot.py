@@ -50,7 +50,20 @@ def test_example_bot_plays_a_full_game(rules: Rules) -> None:
 def test_example_bot_in_the_arena() -> None:
     command = f"ext[time=5,grace=5]:{sys.executable} {EXAMPLE_BOT}"
     run = subprocess.run(
-        [sys.executable, "-m", "pitch", "arena", command, "random", "--games", "2"],
+        [
+            sys.executable,
+            "-m",
+            "pitch",
+            "arena",
+            command,
+            "random",
+            "--deals",
+            "1",
+            "--workers",
+            "1",
+            "--max-hands",
+            "30",
+        ],
         capture_output=True,
         text=True,
         timeout=300,

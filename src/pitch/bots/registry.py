@@ -95,13 +95,13 @@ def parse_bot_spec(text: str) -> BotSpec:
     """
     ext = _EXT.fullmatch(text)
     if ext is not None:
-        options = _options(ext[1] or "", text)
+        ext_options = _options(ext[1] or "", text)
         command = ext[2].strip()
         if not command:
             raise ValueError(f"bot {text!r}: ext needs a command line after 'ext:'")
-        if "command" in options:
+        if "command" in ext_options:
             raise ValueError(f"bot {text!r}: the command goes after 'ext:', not in [...]")
-        return BotSpec("ext", {"command": command, **options})
+        return BotSpec("ext", {"command": command, **ext_options})
     name, _, rest = text.strip().partition(":")
     name = name.strip().lower()
     options: dict[str, Any] = {}
