@@ -48,6 +48,7 @@ def test_example_bot_plays_a_full_game(rules: Rules) -> None:
     reason="`pitch arena` is not on this branch yet (it comes with the bots work)",
 )
 def test_example_bot_in_the_arena() -> None:
+    _ONE_QUICK_DEAL = ["--deals", "1", "--workers", "1", "--max-hands", "30"]
     command = f"ext[time=5,grace=5]:{sys.executable} {EXAMPLE_BOT}"
     run = subprocess.run(
         [
