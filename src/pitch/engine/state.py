@@ -72,18 +72,6 @@ class HandRecord(NamedTuple):
     """Running score of each side after this hand."""
 
 
-def _as_action(action: object) -> int:
-    """Accept any integral action id (numpy ints included), never bools or floats."""
-    if isinstance(action, bool):
-        raise IllegalActionError("R4.2", None, repr(action), "an action is an integer id", [])
-    try:
-        return operator.index(action)  # type: ignore[arg-type]
-    except TypeError:
-        raise IllegalActionError(
-            "R4.2", None, repr(action), "an action is an integer id (see pitch.engine.actions)", []
-        ) from None
-
-
 def deal_order(players: int, dealer: int) -> tuple[int, ...]:
     """R2.2: the seat that receives each card, three at a time from the dealer's left."""
     order: list[int] = []
@@ -339,12 +327,19 @@ class GameState:
     def apply(self, action: int) -> None:
         """Apply a legal action, or raise :class:`IllegalActionError` and change nothing."""
         if type(action) is not int:
-            action = _as_action(action)
+            action = self._as_action(action)
         if 0 <= action < NUM_ACTIONS and self.legal_mask() >> action & 1:
             self.apply_unchecked(action)
         else:
             self.verify(action)
             raise AssertionError("unreachable: verify() accepted an action legal_mask() refused")
+
+    def _as_action(self, action: object) -> int:
+        """Accept any integral action id (numpy ints included), never bools or floats;
+        anything else is refused like any illegal action (rule, seat, legal actions)."""
+        if isinstance(action, bool) or not hasattr(type(action), "__index__"):
+            self.verify(action)  # type: ignore[arg-type]
+        return operator.index(action)  # type: ignore[arg-type]
 
     def verify(self, action: int) -> None:
         """Raise :class:`IllegalActionError` (naming the rule) if ``action`` is illegal."""
