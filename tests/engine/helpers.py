@@ -15,6 +15,11 @@ def cards(text: str) -> int:
     return m
 
 
+def words(*texts: str) -> list[str]:
+    """``words("As Ks", "2h")`` -> ``["As", "Ks", "2h"]`` (one string per trick reads well)."""
+    return [w for t in texts for w in t.split()]
+
+
 def dealt(rules: Rules, hands: Sequence[str], dealer: int = 0) -> GameState:
     """A state with the given hands dealt (one string of six cards per seat)."""
     state = GameState(rules, dealer=dealer)

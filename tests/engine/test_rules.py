@@ -23,7 +23,7 @@ from pitch.engine import (
     parse_card,
 )
 from pitch.engine.state import GameState
-from tests.engine.helpers import cards, dealt, finish_hand, play
+from tests.engine.helpers import cards, dealt, finish_hand, play, words
 
 # A fixed 4-player deal (dealer 0) whose whole hand is played out below by hand.
 D4 = [
@@ -381,7 +381,14 @@ def test_r5_4_no_game_cards_is_a_tie() -> None:
 
 
 TIE_DEAL = ["Kc Ac Jd 9s Qs As", "Qc 8d Kd Ad 3s 7s", "3c 4c 9c Tc Td 8h"]
-TIE_PLAY = "Qc 3c Ac Jd Ad Tc Td As Kd 8d 8h 9s 3s 9c Qs 4c Kc 7s".split()
+TIE_PLAY = words(
+    "Qc 3c Ac",
+    "Jd Ad Tc",
+    "Td As Kd",
+    "8d 8h 9s",
+    "3s 9c Qs",
+    "4c Kc 7s",
+)
 
 
 def test_r5_4_game_tie_between_two_leaders() -> None:
@@ -400,7 +407,11 @@ def test_r5_4_game_tie_scored_directly() -> None:
         side_of=(0, 1, 2),
         trump=3,
         dealt=(cards("Tc Ac Kc 2s 3s 4s"), cards("Td Ad Kd 5s 6s 7s"), cards("Ah Kh Qh 2h 3h 4h")),
-        captured=(cards("Tc Ac Kc"), cards("Td Ad Kd 2s 3s 4s 5s 6s 7s"), cards("Ah Kh Qh 2h 3h 4h")),
+        captured=(
+            cards("Tc Ac Kc"),
+            cards("Td Ad Kd 2s 3s 4s 5s 6s 7s"),
+            cards("Ah Kh Qh 2h 3h 4h"),
+        ),
         pitcher=0,
         bid=1,
     )
@@ -409,8 +420,13 @@ def test_r5_4_game_tie_scored_directly() -> None:
 
 
 SETBACK_DEAL = ["5d Qd 5h 7h Jh As", "3c 8c Ac 6d Kd 8h", "7c Kc 7d Td Qs Ks", "2c 9c Jc Jd 2h 7s"]
-SETBACK_PLAY = (
-    "Kd 7d Jd Qd 3c Td 9c Jh Kc Jc 7h 8c Qs 7s As Ac 5h 6d Ks 2h 8h 7c 2c 5d".split()
+SETBACK_PLAY = words(
+    "Kd 7d Jd Qd",
+    "3c Td 9c Jh",
+    "Kc Jc 7h 8c",
+    "Qs 7s As Ac",
+    "5h 6d Ks 2h",
+    "8h 7c 2c 5d",
 )
 
 
@@ -444,7 +460,14 @@ def test_r6_1_target_any_positive() -> None:
 
 
 NINE_DEAL = ["9c 2d 2h Jh 9s As", "4c 5c 6c Td 3h 8s", "3c 7c 4d 5d Qd Kd", "Tc 9d 5h 4s 7s Js"]
-NINE_PLAY = "Js As 8s 3c 9c 6c 7c Tc 9d 2d Td Qd Kd 5h 2h 3h 5d 7s 9s 5c Jh 4c 4d 4s".split()
+NINE_PLAY = words(
+    "Js As 8s 3c",
+    "9c 6c 7c Tc",
+    "9d 2d Td Qd",
+    "Kd 5h 2h 3h",
+    "5d 7s 9s 5c",
+    "Jh 4c 4d 4s",
+)
 
 
 def nine_points_set_back(rules: Rules) -> GameState:
