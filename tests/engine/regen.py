@@ -114,7 +114,7 @@ def perft_cases() -> list[dict[str, Any]]:
         )
     for name, rules, seed, auction, last in [
         ("last 3 tricks 4p", Rules(), 11, ["bid 2", "pass", "pass", "pass"], 3),
-        ("last 3 tricks 4p partners", Rules(partnerships=True), 12, ["pass", "bid 3"] + ["pass"] * 2, 3),
+        ("last 3 tricks 4p team", Rules(partnerships=True), 12, ["pass", "bid 3", "pass", "pass"], 3),
         ("last 3 tricks 3p", Rules(players=3), 13, ["bid 1", "bid 2", "pass"], 3),
         ("last 4 tricks 2p", Rules(players=2), 14, ["pass", "bid 2"], 4),
         ("last 2 tricks 7p", Rules(players=7), 15, ["bid 4"], 2),
