@@ -95,6 +95,9 @@ def _lowest_card_prefix(s: GameState, tricks: int) -> list[str]:
     return out
 
 
+TEAM = Rules(partnerships=True)
+
+
 def perft_cases() -> list[dict[str, Any]]:
     """Fixed positions: auctions on several tables; the last tricks of seeded deals."""
     from pitch.engine import parse_action
@@ -109,12 +112,10 @@ def perft_cases() -> list[dict[str, Any]]:
         ("auction 2p", Rules(players=2), 1),
         ("auction 7p", Rules(players=7), 4),
     ]:
-        cases.append(
-            {"name": name, "kind": "auction", "rules": rules.to_dict(), "dealer": dealer}
-        )
+        cases.append({"name": name, "kind": "auction", "rules": rules.to_dict(), "dealer": dealer})
     for name, rules, seed, auction, last in [
         ("last 3 tricks 4p", Rules(), 11, ["bid 2", "pass", "pass", "pass"], 3),
-        ("last 3 tricks 4p team", Rules(partnerships=True), 12, ["pass", "bid 3", "pass", "pass"], 3),
+        ("last 3 tricks 4p team", TEAM, 12, ["pass", "bid 3", "pass", "pass"], 3),
         ("last 3 tricks 3p", Rules(players=3), 13, ["bid 1", "bid 2", "pass"], 3),
         ("last 4 tricks 2p", Rules(players=2), 14, ["pass", "bid 2"], 4),
         ("last 2 tricks 7p", Rules(players=7), 15, ["bid 4"], 2),

@@ -46,6 +46,4 @@ def test_playthrough_matches_golden_file(game: tuple[Any, ...]) -> None:
                 want.splitlines(True), got.splitlines(True), str(path), "regenerated"
             )
         )
-        pytest.fail(
-            f"playthrough changed; if intended, run `python -m tests.engine.regen`\n{diff}"
-        )
+        pytest.fail(f"playthrough changed; if intended, run `python -m tests.engine.regen`\n{diff}")
