@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -159,6 +160,18 @@ def test_referee_agrees_on_many_hands() -> None:
             assert referee.check(rec) == [], rules
             hands += len(rec["hands"])
     assert hands > 1500
+
+
+@pytest.mark.slow
+def test_referee_agrees_on_many_games() -> None:
+    """The larger run (``pytest --run-slow tests/engine``): 200 whole games per table."""
+    for k, rules in enumerate(TABLES):
+        rng = random.Random(1000 + k)
+        for _ in range(200):
+            s = random_game(rules, rng.getrandbits(32), max_hands=100, checks=False)
+            rec = json.loads(dumps(game_record(s)))
+            assert referee.check(rec) == [], rules
+            assert verify_record(rec) is None
 
 
 def test_play_phases_are_reached() -> None:
