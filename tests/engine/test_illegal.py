@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from pitch.engine import IllegalActionError, PitchError, Rules, parse_action, parse_card
+from pitch.engine import BID, PLAY, IllegalActionError, PitchError, Rules, parse_action, parse_card
 from pitch.engine.state import GameState
 from tests.engine.helpers import dealt, play, snapshot
 from tests.engine.test_rules import D4, D4_AUCTION, D4_TRICKS, nine_points_set_back
@@ -103,7 +103,7 @@ def test_illegal_action(
 ) -> None:
     state = make()
     before = snapshot(state)
-    expected_legal = state.legal_actions().texts() if state.phase in (1, 2) else None
+    expected_legal = state.legal_actions().texts() if state.phase in (BID, PLAY) else None
     with pytest.raises(IllegalActionError) as e:
         state.apply(action)  # type: ignore[arg-type]
     err = e.value
