@@ -149,17 +149,21 @@ def test_record_round_trip(rules: Rules, seed: int) -> None:
     assert dumps(game_record(again, seed=seed, bots=["random"] * rules.players)) == text
 
 
-def test_referee_agrees_on_many_hands() -> None:
-    """The independent referee re-checks about 2,000 simulated hands on every table."""
-    hands = 0
+def test_referee_agrees_on_many_records() -> None:
+    """The independent referee re-checks about 1,000 simulated records (some 2,000 hands)
+    on every table, field by field: many short games, and a few long ones so that games
+    are won (R6.2)."""
+    records = hands = won = 0
     for k, rules in enumerate(TABLES):
         rng = random.Random(k)
-        for _ in range(15):
-            s = random_game(rules, rng.getrandbits(32), max_hands=12, checks=False)
+        for i in range(86):
+            s = random_game(rules, rng.getrandbits(32), max_hands=1 if i < 80 else 20, checks=False)
             rec = json.loads(dumps(game_record(s)))
             assert referee.check(rec) == [], rules
+            records += 1
             hands += len(rec["hands"])
-    assert hands > 1500
+            won += rec["winner"] is not None
+    assert records >= 1000 and hands > 1500 and won > 10
 
 
 @pytest.mark.slow
