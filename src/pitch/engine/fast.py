@@ -11,11 +11,17 @@ against it action for action.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from pitch.engine.actions import BID_BASE
 from pitch.engine.cards import BIT, SUIT_MASK, SUIT_OF
 from pitch.engine.scoring import score_positional
 from pitch.engine.state import BID, PLAY, GameState, bid_mask
+
+# _ROTATIONS[n][leader]: the seats of a trick in playing order (R4.2).
+_ROTATIONS: Final = {
+    n: tuple(tuple((leader + i) % n for i in range(n)) for leader in range(n)) for n in range(2, 8)
+}
 
 
 def random_bid_value(state: GameState, rng: random.Random) -> int:
@@ -60,7 +66,7 @@ def random_playout(state: GameState, rng: random.Random) -> tuple[int, ...]:
             seat = nxt[seat]
         if high == 0:
             return (0,) * state.num_sides  # everyone passed: thrown in (house rule)
-        pitcher = seat = high_bidder  # R3.7, R4.1
+        pitcher = leader = high_bidder  # R3.7, R4.1
         contract = high
         trump_mask = 0
         trump = -1
@@ -70,7 +76,7 @@ def random_playout(state: GameState, rng: random.Random) -> tuple[int, ...]:
     elif state.phase == PLAY:
         pitcher = state.pitcher
         contract = state.contract
-        seat = state.to_act
+        leader = state.leader
         trump = state.trump
         trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
         in_trick = len(state.trick)
@@ -89,55 +95,56 @@ def random_playout(state: GameState, rng: random.Random) -> tuple[int, ...]:
     side_of = state.side_of
     hands = state.hands[:]
     captured = state.captured[:]
+    rotation = _ROTATIONS[n]
     # The play on single-bit masks: within a suit a higher card is a higher bit, so
     # comparing bits compares cards, and a card's suit is tested with a suit mask;
-    # only a lead needs the card's id (to find its suit).
+    # only a lead needs the card's id (to find its suit). One pass of the outer loop
+    # is one trick; the inner loop runs over the seats after the leader.
     while tricks_left:
-        hand = hands[seat]
-        if in_trick:
+        if not in_trick:
+            hand = hands[leader]
+            k = int(rand() * hand.bit_count())  # any card may be led
+            legal = hand
+            while k:
+                legal &= legal - 1
+                k -= 1
+            bit = legal & -legal
+            hands[leader] = hand ^ bit
+            suit = SUIT_OF[bit.bit_length() - 1]
+            lead_mask = best_mask = SUIT_MASK[suit]
+            if trump < 0:
+                trump = suit  # R4.1
+                trump_mask = lead_mask
+            best = tmask = bit
+            best_seat = leader
+            in_trick = 1
+        for seat in rotation[leader][in_trick:]:
+            hand = hands[seat]
             legal = hand & lead_mask
             if legal:
                 legal |= hand & trump_mask  # R4.3
             else:
                 legal = hand  # R4.4
-        else:
-            legal = hand
-        k = int(rand() * legal.bit_count())
-        while k:
-            legal &= legal - 1
-            k -= 1
-        bit = legal & -legal
-        hands[seat] = hand ^ bit
-        if not in_trick:
-            suit = SUIT_OF[bit.bit_length() - 1]
-            suit_mask = SUIT_MASK[suit]
-            if trump < 0:
-                trump = suit  # R4.1
-                trump_mask = suit_mask
-            lead_mask = best_mask = suit_mask
-            best = tmask = bit
-            best_seat = seat
-            in_trick = 1
-            seat = nxt[seat]
-            continue
-        # R4.5: higher of the best card's suit, or the first trump on a non-trump.
-        if bit & best_mask:
-            if bit > best:
+            k = int(rand() * legal.bit_count())
+            while k:
+                legal &= legal - 1
+                k -= 1
+            bit = legal & -legal
+            hands[seat] = hand ^ bit
+            # R4.5: higher of the best card's suit, or the first trump on a non-trump.
+            if bit & best_mask:
+                if bit > best:
+                    best = bit
+                    best_seat = seat
+            elif bit & trump_mask:
                 best = bit
+                best_mask = trump_mask
                 best_seat = seat
-        elif bit & trump_mask:
-            best = bit
-            best_mask = trump_mask
-            best_seat = seat
-        tmask |= bit
-        in_trick += 1
-        if in_trick == n:
-            captured[side_of[best_seat]] |= tmask
-            in_trick = 0
-            seat = best_seat  # R4.6
-            tricks_left -= 1
-        else:
-            seat = nxt[seat]
+            tmask |= bit
+        captured[side_of[best_seat]] |= tmask
+        leader = best_seat  # R4.6
+        in_trick = 0
+        tricks_left -= 1
     result = score_positional(
         state.num_sides,
         side_of,
