@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pitch.engine import (
     RecordError,
@@ -320,3 +323,82 @@ def test_iter_records_shapes(tmp_path: Path) -> None:
     p.write_text("[1]", encoding="utf-8")
     with pytest.raises(RecordError, match="game 0"):
         read_records(p)
+
+
+def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [path]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _paths(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _paths(v, (*path, i))
+    return out
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 60) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=5,
+)
+
+
+@settings(max_examples=int(os.environ.get("PITCH_FUZZ_EXAMPLES", "300")), deadline=None)
+@given(st.integers(0, len(RECORDS) - 1), st.integers(0, 10**6), json_values)
+def test_garbage_anywhere_is_a_problem_never_a_crash(k: int, where: int, value: Any) -> None:
+    """Any node of a good record replaced by any JSON value: verify_record returns a
+    Problem (or None when the value happens to be right), and never raises."""
+    rec = copy.deepcopy(RECORDS[k])
+    paths = _paths(rec)[1:]
+    path = paths[where % len(paths)]
+    node = rec
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    problem = verify_record(rec)
+    if problem is None:
+        assert referee.check(rec) == []
+    else:
+        assert problem.rule and problem.message
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [
+        (("hands", 0, "tricks", 0, "winner"), "bool"),
+        (("hands", 0, "tricks", 0, "leader"), "float"),
+        (("hands", 0, "pitcher"), "float"),
+        (("hands", 0, "bid"), "float"),
+        (("hands", 0, "game_points"), "floats"),
+        (("hands", 0, "made"), "int"),
+        (("winner",), "bool"),
+    ],
+)
+def test_json_coercions_are_not_accepted(where: tuple[Any, ...], value: str) -> None:
+    """``false`` is not seat 0 and ``1.0`` is not 1 (Python's ``==`` says they are)."""
+
+    def get(rec: Rec) -> Any:
+        node: Any = rec
+        for key in where:
+            node = node[key]
+        return node
+
+    def fits(rec: Rec) -> bool:
+        if rec["hands"][0]["pitcher"] is None:
+            return False
+        return value != "bool" or get(rec) in (0, 1)
+
+    two = random_game(Rules(players=2, target=1), 3, max_hands=50, checks=False)
+    won = json.loads(dumps(game_record(two)))  # target 1: won by seat 0 or 1
+    rec = copy.deepcopy(next(r for r in [*RECORDS, won] if fits(r)))
+    parent = rec
+    for key in where[:-1]:
+        parent = parent[key]
+    old = parent[where[-1]]
+    parent[where[-1]] = {
+        "bool": lambda: bool(old),
+        "float": lambda: float(old),
+        "floats": lambda: [float(x) for x in old],
+        "int": lambda: int(old),
+    }[value]()
+    assert verify_record(rec) is not None
