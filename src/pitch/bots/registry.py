@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from typing import Any
 
 from pitch.bots.base import Bot
@@ -23,6 +24,35 @@ def register(name: str, factory: BotFactory, *aliases: str) -> None:
     BOTS[name] = factory
     for a in aliases:
         ALIASES[a] = name
+
+
+ENTRY_POINT_GROUP = "pitch.bots"
+"""Bots defined above this layer or in other packages declare an entry point in this
+group (``name = "module:Factory"``); :func:`load_bot` imports one on first use."""
+
+
+def load_bot(name: str) -> BotFactory | None:
+    """The factory registered as ``name``, importing it from its entry point if need be.
+    A bot whose optional dependencies are missing gives a clear error."""
+    if name in BOTS:
+        return BOTS[name]
+    found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if not found:
+        return None
+    try:
+        factory = found[0].load()
+    except ImportError as e:
+        raise ValueError(
+            f"bot {name!r} needs a package that is not installed ({e.name or e}); "
+            "for the bots of pitch.rl: pip install 'pitch[rl]'"
+        ) from None
+    BOTS.setdefault(name, factory)
+    return BOTS[name]
+
+
+def known_bots() -> list[str]:
+    """Registered names and those an entry point offers."""
+    return sorted(set(BOTS) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)})
 
 
 @dataclass(frozen=True)
@@ -52,8 +82,8 @@ def parse_bot_spec(text: str) -> BotSpec:
     name, _, rest = text.strip().partition(":")
     name = name.strip().lower()
     name = ALIASES.get(name, name)
-    if name not in BOTS and not name.startswith("ext"):
-        raise ValueError(f"unknown bot {text!r}; known bots: {', '.join(sorted(BOTS))}")
+    if name not in BOTS and not name.startswith("ext") and name not in known_bots():
+        raise ValueError(f"unknown bot {text!r}; known bots: {', '.join(known_bots())}")
     options: dict[str, Any] = {}
     if rest.strip():
         for part in rest.split(","):
@@ -66,9 +96,9 @@ def parse_bot_spec(text: str) -> BotSpec:
 
 def make_bot(spec: str | BotSpec, *, rng: random.Random | None = None) -> Bot:
     s = parse_bot_spec(spec) if isinstance(spec, str) else spec
-    factory = BOTS.get(s.name)
+    factory = load_bot(s.name)
     if factory is None:
-        raise ValueError(f"unknown bot {s.name!r}; known bots: {', '.join(sorted(BOTS))}")
+        raise ValueError(f"unknown bot {s.name!r}; known bots: {', '.join(known_bots())}")
     try:
         return factory(rng=rng, **s.options)
     except TypeError as e:
