@@ -4,7 +4,7 @@
 >>> env.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = env.last()
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
-((416,), True)
+((421,), True)
 """
 
 from __future__ import annotations
