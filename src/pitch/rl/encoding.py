@@ -10,7 +10,7 @@ way (own side first). Every entry is 0/1 except ``scores`` and ``tricks_done``.
 >>> enc.size
 540
 >>> enc.segments["hand"], enc.segments["trump"]
-(slice(0, 52, None), slice(52, 56, None))
+(slice(0, 52, None), slice(468, 472, None))
 """
 
 from __future__ import annotations
@@ -48,7 +48,8 @@ def action_mask(legal: int) -> Mask:
 
 
 class Encoding:
-    """The observation layout of one table (its size depends on the players)."""
+    """The observation layout of one table (its size depends on the players). The
+    card segments come first and are unpacked from int masks in one numpy call."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -56,9 +57,9 @@ class Encoding:
         self.players = n
         parts = [
             ("hand", 52),  # own cards now
-            ("trump", 4),  # one-hot suit, zeros before the first lead (R4.1)
             ("trick", n * 52),  # current trick: the card each relative seat played
             ("played", n * 52),  # cards seen: each relative seat's plays this hand
+            ("trump", 4),  # one-hot suit, zeros before the first lead (R4.1)
             ("voids", n * 4),  # suits each relative seat showed out of (R4.3/R4.4)
             ("bids", n * 6),  # per relative seat: not yet, pass, 1, 2, 3, 4
             ("high_bid", 5),  # high bid / contract: none, 1..4
@@ -76,39 +77,59 @@ class Encoding:
             self.segments[name] = slice(at, at + width)
             at += width
         self.size = at
+        self.card_masks = 1 + 2 * n
+        """How many 52-card masks open the vector (hand, trick, played)."""
         low = np.zeros(at, dtype=np.float32)
         high = np.ones(at, dtype=np.float32)
         low[self.segments["scores"]] = -SCORE_CLIP
         high[self.segments["scores"]] = SCORE_CLIP
         self.low, self.high = low, high
 
+    def _masks(self, view: PlayerView) -> list[int]:
+        n = self.players
+        me = view.seat
+        trick = [0] * n
+        seat = view.leader
+        for c in view.trick:
+            trick[(seat - me) % n] = 1 << c
+            seat = (seat + 1) % n
+        played = [view.played_by[(me + r) % n] for r in range(n)]
+        return [view.hand, *trick, *played]
+
     def encode(self, view: PlayerView, out: Vector | None = None) -> Vector:
         """Fill ``out`` (or a new vector) with ``view``'s observation."""
-        if view.rules != self.rules:
-            raise ValueError("this view is of a different table than the encoding's")
         v = np.zeros(self.size, dtype=np.float32) if out is None else out
-        if out is not None:
-            v[:] = 0.0
+        self.encode_batch([view], v.reshape(1, -1))
+        return v
+
+    def encode_batch(self, views: list[PlayerView], out: npt.NDArray[np.float32]) -> None:
+        """Fill row ``i`` of ``out`` with ``views[i]``'s observation."""
+        for view in views:
+            if view.rules != self.rules:
+                raise ValueError("this view is of a different table than the encoding's")
+        masks = np.array([self._masks(v) for v in views], dtype="<u8")
+        bits = np.unpackbits(masks.view(np.uint8), axis=-1, bitorder="little")
+        width = self.card_masks * 52
+        out[:, :width] = bits.reshape(len(views), self.card_masks, 64)[:, :, :52].reshape(
+            len(views), width
+        )
+        out[:, width:] = 0.0
+        for row, view in zip(out, views, strict=True):
+            self._fill_rest(view, row)
+
+    def _fill_rest(self, view: PlayerView, v: Vector) -> None:
         seg = self.segments
         n = self.players
         me = view.seat
-        v[seg["hand"]] = mask_bits(view.hand)
         if view.trump >= 0:
             v[seg["trump"].start + view.trump] = 1.0
-        base = seg["trick"].start
-        seat = view.leader
-        for c in view.trick:
-            v[base + (seat - me) % n * 52 + c] = 1.0
-            seat = (seat + 1) % n
-        base = seg["played"].start
-        for s, m in enumerate(view.played_by):
-            if m:
-                r = (s - me) % n
-                v[base + r * 52 : base + (r + 1) * 52] = mask_bits(m)
         base = seg["voids"].start
         for s, m in enumerate(view.voids):
-            r = (s - me) % n
-            v[base + r * 4 : base + (r + 1) * 4] = mask_bits(m, 4)
+            if m:
+                r = (s - me) % n
+                for suit in range(4):
+                    if m >> suit & 1:
+                        v[base + r * 4 + suit] = 1.0
         base = seg["bids"].start
         bid_of = dict(view.bids)
         for s in range(n):
@@ -130,4 +151,3 @@ class Encoding:
             v[base + (side - mine) % sides] = min(SCORE_CLIP, max(-SCORE_CLIP, score / target))
         v[seg["seat"].start + me] = 1.0
         v[seg["tricks_done"].start] = len(view.tricks) / 6.0
-        return v
