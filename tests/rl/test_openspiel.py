@@ -86,3 +86,16 @@ def test_registry_bot_plays_against_ours() -> None:
     assert outcome.decisions[0] > 0
     with pytest.raises(ValueError, match="simulations"):
         make_bot("openspiel-ismcts:simulations=0")
+
+
+def test_the_registry_loads_the_bot_only_on_demand() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from pitch.bots.registry import known_bots, make_bot; "
+        "assert 'openspiel-ismcts' in known_bots(); "
+        "assert 'pitch.rl' not in sys.modules; "
+        "make_bot('openspiel-ismcts'); assert 'pitch.rl.openspiel_bot' in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
