@@ -247,7 +247,9 @@ class TableService:
 
     # ------------------------------------------------------------ socket side
 
-    def message(self, t: LiveTable, seat: int | None) -> dict[str, Any]:
+    def message(
+        self, t: LiveTable, seat: int | None, seats: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
         """The ``state`` message for one seat (``None``: the public view)."""
         st = t.state
         game = None
@@ -259,12 +261,15 @@ class TableService:
             "seq": t.seq,
             "status": t.status,
             "seat": seat,
-            "seats": [x.model_dump() for x in self.seat_infos(t)],
+            "seats": seats if seats is not None else self.seats_json(t),
             "rules": t.rules.to_dict(),
             "last": self._last_json(t),
             "turn_deadline": t.turn_deadline,
             "game": game,
         }
+
+    def seats_json(self, t: LiveTable) -> list[dict[str, Any]]:
+        return [x.model_dump() for x in self.seat_infos(t)]
 
     @staticmethod
     def _last_json(t: LiveTable) -> dict[str, Any] | None:
@@ -273,13 +278,14 @@ class TableService:
         return {**t.last, "text": action_str(t.last["action"])}
 
     def _broadcast(self, t: LiveTable) -> None:
+        seats = self.seats_json(t)
         for i, s in enumerate(t.seats):
             if s.conns:
-                text = json.dumps(self.message(t, i), separators=(",", ":"))
+                text = json.dumps(self.message(t, i, seats), separators=(",", ":"))
                 for c in s.conns:
                     c.send_text(text)
         if t.spectators:
-            text = json.dumps(self.message(t, None), separators=(",", ":"))
+            text = json.dumps(self.message(t, None, seats), separators=(",", ":"))
             for c in t.spectators:
                 c.send_text(text)
 
