@@ -104,6 +104,7 @@ class TableService:
             self.tables[tid] = t
             self._schedule(t)
         log.info("restored %d tables", len(self.tables))
+        self.bots.warm()
         self._sweeper = asyncio.create_task(self._sweep())
 
     async def stop(self) -> None:
