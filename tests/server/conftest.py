@@ -47,14 +47,14 @@ DBS = [
 ]
 
 
-@pytest.fixture(params=DBS, scope="module")
+@pytest.fixture(params=DBS, scope="session")
 def db_kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(db_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """One running server per test module and database."""
+    """One running server per database, shared by the tests (each makes its own tables)."""
     tmp = tmp_path_factory.mktemp("server")
     srv = ServerProcess(db_url(db_kind, tmp), log=tmp / "server.log")
     srv.start()

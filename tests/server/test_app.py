@@ -7,11 +7,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import warnings
+
 import pytest
-from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
+
+with warnings.catch_warnings():  # Starlette suggests httpx2; httpx works and is pinned
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from fastapi.testclient import TestClient
+    from starlette.testclient import WebSocketTestSession
 
 from pitch.server import Settings, create_app
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture
