@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import warnings
 
 import pytest
 
