@@ -153,9 +153,15 @@ export function navigate(path, state = null) {
 }
 window.pitchNavigate = navigate;
 
+function applyLook() {
+  document.documentElement.dataset.anim = settings.get("speed");
+  document.documentElement.dataset.deck = settings.get("fourColour") ? "four" : "two";
+}
 settings.onChange((key) => {
+  applyLook();
   if (key === "sound") sound.click();
 });
+applyLook();
 
 await i18n.load(i18n.initialLanguage());
 await show();

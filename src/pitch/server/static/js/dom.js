@@ -9,7 +9,12 @@ export function h(tag, attrs = {}, ...children) {
     else if (k === "class") el.className = v;
     else if (k === "html") el.innerHTML = v;
     else if (k === "dataset") Object.assign(el.dataset, v);
-    else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
+    else if (k === "style" && typeof v === "object") {
+      for (const [prop, val] of Object.entries(v)) {
+        if (prop.startsWith("--")) el.style.setProperty(prop, String(val));
+        else el.style[prop] = val;
+      }
+    }
     else el.setAttribute(k, v === true ? "" : String(v));
   }
   append(el, children);

@@ -16,6 +16,7 @@ let form = {
   min_bid: 1,
   low_to: "captor",
   must_make_bid_to_win: false,
+  botDelay: 0.6,
   seats: null,
 };
 
@@ -74,9 +75,10 @@ function draw() {
     name: "player-name",
     required: true,
     maxlength: "32",
-    value: settings.get("name") || "",
+    value: form.name ?? (settings.get("name") || ""),
     autocomplete: "nickname",
     placeholder: t("Your name"),
+    oninput: (e) => (form.name = e.target.value),
   });
   const seatRows = plan.map((p, s) => {
     const label = h("span", { class: "seat-label" }, t("Seat {n}", { n: s + 1 }));
@@ -224,6 +226,26 @@ function draw() {
       ),
     ),
     h("fieldset", {}, h("legend", {}, t("Seats")), h("div", { class: "seat-plan" }, seatRows)),
+    h(
+      "div",
+      { class: "form-row" },
+      h(
+        "label",
+        {},
+        t("Bot pace"),
+        sel(
+          "bot-delay",
+          [
+            [1.2, t("Relaxed")],
+            [0.6, t("Normal")],
+            [0.25, t("Quick")],
+            [0, t("Instant")],
+          ],
+          form.botDelay,
+          (v) => (form.botDelay = num(v)),
+        ),
+      ),
+    ),
     h("div", { class: "form-row" }, create),
   );
   const join = h(
@@ -272,7 +294,7 @@ async function createAndSit(name) {
     must_make_bid_to_win: form.must_make_bid_to_win,
   };
   const seats = form.seats.map((p) => (p.kind === "bot" ? { kind: "bot", bot: p.level } : { kind: "human" }));
-  const info = await api.createTable({ rules, seats });
+  const info = await api.createTable({ rules, seats, options: { bot_delay: form.botDelay } });
   const claimed = await api.claim(info.id, 0, name);
   settings.saveToken(info.id, claimed.seat, claimed.token);
   window.pitchNavigate(`/t/${info.id}`);

@@ -35,6 +35,7 @@ export async function showTable(main, id) {
   root = main;
   Object.assign(S, { id, info: null, msg: null, seat: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, closed: false });
   window.pitchTable = S; // the tests read results from here
+  S.suggest = () => (S.msg?.game ? hint(S.msg.game, S.msg.rules, S.seat) : null);
   try {
     S.info = await api.table(id);
   } catch (e) {

@@ -1,0 +1,162 @@
+"""Playing against the real server: a whole game with bots by clicking, two people at
+one table through an invite link (one on a phone), and refused moves explained."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+from tests.web.conftest import PHONE, new_page, shot
+
+MY_TURN = """() => { const S = window.pitchTable; const g = S && S.msg && S.msg.game;
+  return !!g && (g.winner !== null || (g.turn === S.seat && g.legal.length > 0)); }"""
+
+
+def _state(page: Any) -> dict[str, Any]:
+    return page.evaluate(
+        "() => { const S = window.pitchTable; return {seq: S.msg.seq, seat: S.seat, game: S.msg.game}; }"
+    )
+
+
+def _create(page: Any, url: str, *, seats: dict[int, str], pace: str = "0") -> str:
+    page.goto(url + "/")
+    page.wait_for_selector("#create-table")
+    page.fill("input[name=player-name]", "Ada")
+    for seat, kind in seats.items():
+        page.select_option(f"select[name=seat-{seat}-kind]", kind)
+    page.select_option("select[name=bot-delay]", pace)
+    shot(page, "lobby")
+    page.click("#create-table")
+    page.wait_for_function("() => location.pathname.startsWith('/t/')")
+    return str(page.url.rstrip("/").split("/")[-1])
+
+
+def _take_turn(page: Any, st: dict[str, Any]) -> None:
+    """Do what the hint says: click its bid button or its card."""
+    g = st["game"]
+    if g["phase"] == "bid":
+        page.click("#hint-button")
+        page.wait_for_selector("#hint")
+    action = page.evaluate("() => window.pitchTable.suggest().action")
+    assert action in g["legal"]
+    if g["phase"] == "bid":
+        page.click(f'#actions [data-action="{action}"]')
+    else:
+        page.click(f'#hand [data-card="{action}"]')
+    page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=st["seq"])
+
+
+def _refusal(page: Any, st: dict[str, Any]) -> str | None:
+    """Click a card the rules forbid (R4.3) and return the message shown, if any."""
+    g = st["game"]
+    if g["phase"] != "play":
+        return None
+    bad = [c for c in g["hand"] if c not in g["legal"]]
+    if not bad:
+        return None
+    page.click(f'#hand [data-card="{bad[0]}"]')
+    page.wait_for_selector("#toast.show.error")
+    assert _state(page)["seq"] == st["seq"]  # nothing was sent
+    return str(page.text_content("#toast"))
+
+
+def test_whole_game_with_bots(browser: Any, server_url: str) -> None:
+    page = new_page(browser)
+    table = _create(page, server_url, seats={1: "bot", 2: "bot", 3: "bot"})
+    refused = None
+    for _ in range(400):
+        page.wait_for_function(MY_TURN, timeout=30_000)
+        st = _state(page)
+        if st["game"]["winner"] is not None:
+            break
+        if refused is None:
+            refused = _refusal(page, st)
+            if refused:
+                shot(page, "table-refused-move")
+        _take_turn(page, st)
+    else:
+        raise AssertionError("the game did not end within 400 moves")
+    assert refused is not None and "(rule R4.3)" in refused
+    page.wait_for_selector("#game-over")
+    shot(page, "game-over")
+    with urllib.request.urlopen(f"{server_url}/api/tables/{table}/record") as r:
+        rec = json.load(r)
+    # The client's hand summaries agree with the record, hand by hand.
+    seen = page.evaluate("() => window.pitchTable.results")
+    assert len(seen) == len(rec["hands"])
+    for n, hand in enumerate(rec["hands"], 1):
+        got = seen[str(n)]
+        assert got["awards"] == hand["awards"], n
+        assert got["delta"] == hand["delta"] and got["scores"] == hand["scores"], n
+        assert got["made"] == hand["made"] and got["game_points"] == hand["game_points"], n
+    last = rec["hands"][-1]
+    names = page.locator("#scores .who").all_text_contents()
+    assert names == ["Ada", "Bot 2", "Bot 3", "Bot 4"]
+    summary = page.locator(".hand-summary")
+    for key in ("high", "low", "jack", "game"):
+        side = last["awards"][key]
+        text = summary.locator(f"[data-award={key}]").text_content()
+        want = "nobody" if side is None else names[side]
+        assert text.startswith(want) or (key == "jack" and text == "not dealt"), (key, text)
+    scores = [int(x) for x in page.locator("#scores li b").all_text_contents()]
+    assert scores == last["scores"]
+    assert names[rec["winner"]] in page.text_content("#game-over .winner-line")
+    assert page.locator(".score-sheet tbody tr").count() == len(rec["hands"])
+    href = page.get_attribute("#download-record", "href")
+    assert href == f"/api/tables/{table}/record"
+    page.click("#watch-replay")
+    page.wait_for_selector(".replay-controls")
+    page.click("[data-action=last]")
+    assert rec["players"][rec["winner"]] in page.text_content(".winner-line")  # record names
+    assert page.js_errors == []
+    page.context.close()
+
+
+def test_two_people_by_invite_link(browser: Any, server_url: str) -> None:
+    host = new_page(browser)
+    _create(host, server_url, seats={1: "human", 2: "bot", 3: "bot"})
+    host.wait_for_selector("#invite-link")
+    link = host.input_value("#invite-link")
+    shot(host, "waiting-for-friend")
+    # The friend is Norwegian and on a phone.
+    friend = new_page(browser, locale="nb-NO", **PHONE)
+    friend.goto(link)
+    friend.wait_for_selector("#open-seats")
+    friend.fill("#join-name", "Bo")
+    friend.click("#open-seats [data-seat='1']")
+    friend.wait_for_selector("#hand")
+    host.wait_for_selector("#hand")
+    assert friend.get_attribute("html", "lang") == "nb"
+    shot(friend, "phone-table", full=False)
+    # Usable on a phone: nothing wider than the screen, the whole hand on screen.
+    assert friend.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    boxes = friend.locator("#hand .card").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect()).map(r => [r.left, r.right])"
+    )
+    assert boxes and all(0 <= a and b <= 390 for a, b in boxes), boxes
+    # Both play the first hand to its end; each sees the same result.
+    players = {0: host, 1: friend}
+    for _ in range(60):
+        for seat, page in players.items():
+            st = _state(page)
+            g = st["game"]
+            if g["hands_played"] >= 1:
+                continue
+            if g["turn"] == seat and g["legal"]:
+                _take_turn(page, st)
+        if all(_state(p)["game"]["hands_played"] >= 1 for p in players.values()):
+            break
+        host.wait_for_timeout(100)
+    host.wait_for_selector(".hand-summary")
+    friend.wait_for_selector(".hand-summary")
+    assert host.locator("#scores li b").all_text_contents() == friend.locator(
+        "#scores li b"
+    ).all_text_contents()
+    names = host.locator("#scores .who").all_text_contents()
+    assert names[:2] == ["Ada", "Bo"]
+    assert friend.evaluate("() => [...window.pitchI18n.missing]") == []
+    shot(friend, "phone-hand-summary")
+    for p in players.values():
+        assert p.js_errors == []
+        p.context.close()
