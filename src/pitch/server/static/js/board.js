@@ -54,7 +54,7 @@ export function renderBoard(board, model, previous = new Set()) {
       name,
       seat === model.dealer ? t("Dealer") : null,
       seat === model.pitcher ? t("Pitcher") : null,
-      count !== null ? t("{n} cards", { n: count }) : null,
+      count !== null ? t("Cards: {n}", { n: count }) : null,
       bid ? bidText(bid.bid) : null,
       seat === model.turn ? t("to play") : null,
     ]

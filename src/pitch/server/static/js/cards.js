@@ -113,9 +113,9 @@ export function backSvg() {
   );
 }
 
-const RANK_NAMES = () => ({ J: t("Jack"), Q: t("Queen"), K: t("King"), A: t("Ace") });
+const RANK_NAMES = () => ({ J: t("jack"), Q: t("queen"), K: t("king"), A: t("ace") });
 
-/** Spoken name of a card, e.g. "Ace of spades" (screen readers, messages). */
+/** Spoken name of a card, e.g. "ace of spades" (screen readers, messages). */
 export function cardName(text) {
   const { rank, suit } = parseCard(text);
   const r = RANK_NAMES()[RANKS[rank]] || rankLabel(rank);

@@ -36,9 +36,9 @@ export function hint(game, rules, me) {
     }
     const want = Math.min(4, Math.floor(bestP + 0.15));
     for (let b = want; b >= 1; b--) {
-      if (legal.includes(`bid ${b}`)) return { action: `bid ${b}`, suit: best, text: t("Bid {n}: your best suit is strong enough.", { n: b }) };
+      if (legal.includes(`bid ${b}`)) return { action: `bid ${b}`, suit: best, text: t("Your best suit is worth this bid.") };
     }
-    if (legal.includes("pass")) return { action: "pass", text: t("Pass: no suit is strong enough to bid.") };
+    if (legal.includes("pass")) return { action: "pass", text: t("No suit is strong enough to bid.") };
     const b = legal.find((a) => a.startsWith("bid"));
     return { action: b, suit: best, text: t("Bid as little as you may: the dealer must bid when everyone passes.") };
   }

@@ -150,7 +150,7 @@ function draw() {
         "label",
         {},
         t("Play to"),
-        sel("target", [7, 11, 15, 21].map((n) => [n, t("{n} points", { n })]), form.target, (v) => (form.target = num(v))),
+        sel("target", [7, 11, 15, 21].map((n) => [n, String(n)]), form.target, (v) => (form.target = num(v))),
       ),
       h(
         "label",

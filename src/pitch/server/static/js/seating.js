@@ -8,9 +8,9 @@ import * as settings from "./settings.js";
 
 export function rulesText(rules) {
   const parts = [
-    t("{n} players", { n: rules.players }),
+    t("Players: {n}", { n: rules.players }),
     rules.partnerships ? t("partnerships") : null,
-    t("to {n} points", { n: rules.target }),
+    t("Target: {n}", { n: rules.target }),
   ];
   return parts.filter(Boolean).join(" · ");
 }

@@ -376,7 +376,7 @@ function sidePanel(g, rules) {
     { class: "score-line current", id: "scores" },
     g.scores.map((s, i) => h("li", { dataset: { side: String(i) } }, h("span", { class: "who" }, sideName(rules, names(), i)), h("b", {}, String(s)))),
   );
-  side.append(h("h2", {}, t("Score to {n}", { n: rules.target })), scores);
+  side.append(h("h2", {}, t("Scores (target {n})", { n: rules.target })), scores);
   if (g.bids.length && g.phase !== "deal") {
     side.append(
       h("h2", {}, t("Auction")),
