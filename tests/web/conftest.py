@@ -44,7 +44,10 @@ LANGS = ("en", "nb", "ru", "sv", "sq", "gl")
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 # Tests start with animations and sound off so clicks never wait on a moving card.
-QUIET = "localStorage.setItem('pitch.settings', JSON.stringify({speed: 'off', sound: false}))"
+QUIET = (
+    "if (!localStorage.getItem('pitch.settings'))"
+    " localStorage.setItem('pitch.settings', JSON.stringify({speed: 'off', sound: false}))"
+)
 
 
 def free_port() -> int:
@@ -87,8 +90,12 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {**os.environ, "PITCH_TABLES_PER_MINUTE": "1000", "PITCH_BOT_WORKERS": "1"}
     log = (tmp_path_factory.mktemp("log") / "serve.log").open("w")
     cmd = [sys.executable, "-m", "pitch", "serve", "--port", str(port), "--db", f"sqlite:///{db}"]
-    proc = subprocess.Popen([*cmd, "--bot-workers", "1", "--log-level", "warning"], env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [*cmd, "--bot-workers", "1", "--log-level", "warning"],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
         if proc.poll() is not None:
@@ -111,7 +118,9 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def new_page(browser: Any, *, locale: str = "en-US", **context: Any) -> Any:
-    ctx = browser.new_context(locale=locale, **({"viewport": {"width": 1280, "height": 860}} | context))
+    ctx = browser.new_context(
+        locale=locale, **({"viewport": {"width": 1280, "height": 860}} | context)
+    )
     ctx.add_init_script(QUIET)
     page = ctx.new_page()
     page.set_default_timeout(15_000)

@@ -19,7 +19,9 @@ TRANSLATED = ("nb", "ru", "sv", "sq", "gl")
 
 
 def _build() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("build_web_i18n", ROOT / "scripts/build_web_i18n.py")
+    spec = importlib.util.spec_from_file_location(
+        "build_web_i18n", ROOT / "scripts/build_web_i18n.py"
+    )
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

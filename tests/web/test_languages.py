@@ -9,7 +9,14 @@ import pytest
 
 from tests.web.conftest import DATA, LANGS, new_page, shot
 
-BROWSER_LOCALE = {"en": "en-GB", "nb": "nb-NO", "ru": "ru-RU", "sv": "sv-SE", "sq": "sq-AL", "gl": "gl-ES"}
+BROWSER_LOCALE = {
+    "en": "en-GB",
+    "nb": "nb-NO",
+    "ru": "ru-RU",
+    "sv": "sv-SE",
+    "sq": "sq-AL",
+    "gl": "gl-ES",
+}
 
 
 def _missing(page: Any) -> list[str]:
