@@ -164,3 +164,35 @@ def test_two_people_by_invite_link(browser: Any, server_url: str) -> None:
     for p in players.values():
         assert p.js_errors == []
         p.context.close()
+
+
+def test_pitching_by_dropping_a_card(browser: Any, server_url: str) -> None:
+    # R3.4: a bid of 4 shown by laying the card in the middle; it is the opening lead.
+    page = new_page(browser)
+    _create(page, server_url, players=2, seats={1: "bot"})
+    for _ in range(80):
+        page.wait_for_function(MY_TURN, timeout=30_000)
+        st = _state(page)
+        g = st["game"]
+        if g["phase"] == "bid" and "bid 4" in g["legal"]:
+            card = g["hand"][0]
+            page.drag_and_drop(f'#hand [data-card="{card}"]', "#board .middle")
+            page.wait_for_function(
+                "c => { const g = window.pitchTable.msg.game;"
+                " return (g.trick && g.trick.cards.some(x => x.card === c))"
+                " || g.tricks.some(t => t.cards.some(x => x.card === c)); }",
+                arg=card,
+            )
+            st = _state(page)
+            assert st["game"]["pitcher"] == 0 and st["game"]["contract"] == 4
+            first = (st["game"]["tricks"] or [st["game"]["trick"]])[0]["cards"][0]
+            assert first == {"seat": 0, "card": card}
+            shot(page, "table-pitched")
+            break
+        if g["winner"] is not None:
+            raise AssertionError("the game ended before a bid of 4 was open to seat 0")
+        _take_turn(page, st)
+    else:
+        raise AssertionError("no chance to pitch in 80 moves")
+    assert page.js_errors == []
+    page.context.close()

@@ -11,7 +11,7 @@ export function seatPosition(seat, me, n) {
   const r = (seat - me + n) % n;
   // Clockwise seen from above: the next seat sits on the viewer's left (R1.3).
   const angle = Math.PI / 2 + (r * 2 * Math.PI) / n;
-  return { x: 50 + 44 * Math.cos(angle), y: 50 + 40 * Math.sin(angle), r };
+  return { x: 50 + 42 * Math.cos(angle), y: 50 + 40 * Math.sin(angle), r };
 }
 
 export function cardEl(text, attrs = {}) {

@@ -103,7 +103,12 @@ export function scoreSheet(rules, names, results) {
         "tr",
         {},
         h("th", { scope: "row" }, String(i + 1)),
-        h("td", {}, r.thrown_in ? t("Redeal") : `${seatName(names, r.pitcher)} ${r.bid}${r.made ? "" : " ✗"}`),
+        h(
+          "td",
+          { class: r.made === false ? "set" : null },
+          r.thrown_in ? t("Redeal") : `${seatName(names, r.pitcher)}: ${r.bid}`,
+          r.made === false ? h("span", { class: "sr-only" }, " (" + t("set back") + ")") : null,
+        ),
         h("td", { html: r.trump ? suitIcon(r.trump) : "–" }),
         Array.from({ length: sides }, (_, s) => {
           const d = r.delta?.[s] ?? 0;
@@ -112,13 +117,13 @@ export function scoreSheet(rules, names, results) {
       ),
     );
   });
-  return h(
-    "table",
-    { class: "score-sheet" },
-    h("caption", {}, t("Score sheet")),
-    h("thead", {}, head),
-    body,
+  const wrap = h(
+    "div",
+    { class: "score-sheet-wrap" },
+    h("table", { class: "score-sheet" }, h("caption", {}, t("Score sheet")), h("thead", {}, head), body),
   );
+  requestAnimationFrame(() => (wrap.scrollTop = wrap.scrollHeight)); // newest hand in view
+  return wrap;
 }
 
 export function escape(s) {
