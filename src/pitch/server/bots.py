@@ -46,6 +46,11 @@ class BotPool:
             )
         return self._pool
 
+    def warm(self) -> None:
+        """Start the workers now, so that the first bot move does not wait for them."""
+        for _ in range(self.workers):
+            self._executor().submit(_warm)
+
     async def choose(self, spec: str, view: PlayerView) -> int:
         loop = asyncio.get_running_loop()
         seed = secrets.randbits(64)

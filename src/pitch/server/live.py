@@ -57,6 +57,8 @@ class Conn:
         try:
             while (text := await self.queue.get()) is not None:
                 await self.ws.send_text(text)
+        except Exception:  # the client went away mid-send: nothing more to do
+            pass
         finally:
             self.closed = True
             with contextlib.suppress(Exception):

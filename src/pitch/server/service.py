@@ -35,7 +35,7 @@ from pitch.server.live import Conn, LiveTable, Seat, hash_token
 from pitch.server.protocol import Act, Auth, Ping, Spectate, Sync, error
 from pitch.server.schemas import CreateTable, SeatInfo, SeatPlan
 from pitch.server.settings import Settings
-from pitch.server.view_json import view_json
+from pitch.server.view_json import StateTexts
 from pitch.store import Database, EventRow, StaleWrite, TableRepo
 
 log = logging.getLogger("pitch.server")
@@ -104,6 +104,7 @@ class TableService:
             self.tables[tid] = t
             self._schedule(t)
         log.info("restored %d tables", len(self.tables))
+        self.bots.warm()
         self._sweeper = asyncio.create_task(self._sweep())
 
     async def stop(self) -> None:
@@ -247,24 +248,38 @@ class TableService:
 
     # ------------------------------------------------------------ socket side
 
-    def message(self, t: LiveTable, seat: int | None) -> dict[str, Any]:
-        """The ``state`` message for one seat (``None``: the public view)."""
-        st = t.state
-        game = None
-        if st is not None:
-            game = view_json(st.view(0 if seat is None else seat), private=seat is not None)
-        return {
+    def texts(self, t: LiveTable) -> StateTexts:
+        """The table's ``state`` messages as of now (one per seat, on demand)."""
+        top = {
             "type": "state",
             "table": t.id,
             "seq": t.seq,
             "status": t.status,
-            "seat": seat,
-            "seats": [x.model_dump() for x in self.seat_infos(t)],
+            "seats": self.seats_json(t),
             "rules": t.rules.to_dict(),
             "last": self._last_json(t),
             "turn_deadline": t.turn_deadline,
-            "game": game,
         }
+        return StateTexts(top, t.state)
+
+    def message(self, t: LiveTable, seat: int | None) -> dict[str, Any]:
+        """The ``state`` message for one seat (``None``: the public view)."""
+        return dict(json.loads(self.texts(t).text(seat)))
+
+    def seats_json(self, t: LiveTable) -> list[dict[str, Any]]:
+        # Plain dicts: this runs on every broadcast (SeatInfo documents the same shape).
+        return [
+            {
+                "seat": i,
+                "kind": s.kind,
+                "bot": s.bot,
+                "name": s.name,
+                "claimed": s.claimed,
+                "connected": bool(s.conns) if s.kind == "human" else True,
+                "substituted": t.substituted(i),
+            }
+            for i, s in enumerate(t.seats)
+        ]
 
     @staticmethod
     def _last_json(t: LiveTable) -> dict[str, Any] | None:
@@ -273,13 +288,14 @@ class TableService:
         return {**t.last, "text": action_str(t.last["action"])}
 
     def _broadcast(self, t: LiveTable) -> None:
+        texts = self.texts(t)
         for i, s in enumerate(t.seats):
             if s.conns:
-                text = json.dumps(self.message(t, i), separators=(",", ":"))
+                text = texts.text(i)
                 for c in s.conns:
                     c.send_text(text)
         if t.spectators:
-            text = json.dumps(self.message(t, None), separators=(",", ":"))
+            text = texts.text(None)
             for c in t.spectators:
                 c.send_text(text)
 
@@ -293,7 +309,7 @@ class TableService:
         elif conn.seat is None and not conn.spectator:
             conn.send(error("not_authenticated"))
         elif isinstance(msg, Sync):
-            conn.send(self.message(t, conn.seat))
+            conn.send_text(self.texts(t).text(conn.seat))
         elif conn.seat is None:
             conn.send(error("spectator"))
         else:
@@ -310,7 +326,7 @@ class TableService:
             conn.spectator = True
             t.spectators.add(conn)
             conn.send({"type": "welcome", "table": t.id, "seat": None, "role": "spectator"})
-            conn.send(self.message(t, None))
+            conn.send_text(self.texts(t).text(None))
             return
         for i, s in enumerate(t.seats):
             if s.has_token(msg.token):
@@ -325,7 +341,7 @@ class TableService:
                     self._broadcast(t)  # everyone sees the seat connected again
                     self._schedule(t)
                 else:
-                    conn.send(self.message(t, i))
+                    conn.send_text(self.texts(t).text(i))
                 return
         conn.strikes += 10  # guessing tokens is costly
         conn.send(error("bad_token"))

@@ -6,6 +6,7 @@ the seat's own hand and legal actions, plus what every player at the table saw.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pitch.engine import (
@@ -15,6 +16,7 @@ from pitch.engine import (
     PLAY,
     SUITS,
     TERMINAL,
+    GameState,
     PlayerView,
     Trick,
     action_str,
@@ -68,6 +70,46 @@ def _last_hand(h: HandRecord) -> dict[str, Any]:
 def view_json(view: PlayerView, *, private: bool) -> dict[str, Any]:
     """The game part of a ``state`` message. ``private`` False gives the public view
     (spectators): no hand, no legal actions."""
+    d = public_json(view)
+    d["hand"] = [card_str(c) for c in cards_of(view.hand)] if private else None
+    d["legal"] = [action_str(a) for a in view.legal_actions()] if private else []
+    return d
+
+
+def private_json(state: GameState, seat: int) -> tuple[list[str], list[str]]:
+    """``hand`` and ``legal`` of ``seat``: exactly what ``state.view(seat)`` holds
+    (a test checks they agree), without building the whole view for every seat."""
+    phase = state.phase
+    hand = [] if phase == OVER else [card_str(c) for c in cards_of(state.hands[seat])]
+    mine = phase in (BID, PLAY) and state.current_player() == seat
+    return hand, state.legal_actions().texts() if mine else []
+
+
+def _dumps(x: object) -> str:
+    return json.dumps(x, separators=(",", ":"))
+
+
+class StateTexts:
+    """One moment of a table as ``state`` message texts, serialised once: the public
+    part is shared and each seat adds only its own hand and legal actions."""
+
+    def __init__(self, top: dict[str, Any], state: GameState | None) -> None:
+        self._top = _dumps(top)[:-1]  # drop the closing brace: fields follow
+        self._state = state
+        self._game = None if state is None else _dumps(public_json(state.view(0)))[:-1]
+
+    def text(self, seat: int | None) -> str:
+        head = f'{self._top},"seat":{_dumps(seat)},"game":'
+        if self._game is None or self._state is None:
+            return head + "null}"
+        if seat is None:
+            return head + self._game + ',"hand":null,"legal":[]}}'
+        hand, legal = private_json(self._state, seat)
+        return f'{head}{self._game},"hand":{_dumps(hand)},"legal":{_dumps(legal)}}}}}'
+
+
+def public_json(view: PlayerView) -> dict[str, Any]:
+    """Everything in a view that every player at the table saw."""
     rules = view.rules
     n = rules.players
     turn = view.current_player if view.current_player >= 0 else None
@@ -83,8 +125,6 @@ def view_json(view: PlayerView, *, private: bool) -> dict[str, Any]:
         "sides": [
             [s for s in range(n) if rules.side_of(s) == side] for side in range(rules.num_sides)
         ],
-        "hand": [card_str(c) for c in cards_of(view.hand)] if private else None,
-        "legal": [action_str(a) for a in view.legal_actions()] if private else [],
         "hand_sizes": list(view.hand_sizes),
         "bids": [
             {"seat": s, "bid": b, "text": "pass" if b == 0 else f"bid {b}"} for s, b in view.bids
