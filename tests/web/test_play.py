@@ -196,3 +196,35 @@ def test_pitching_by_dropping_a_card(browser: Any, server_url: str) -> None:
         raise AssertionError("no chance to pitch in 80 moves")
     assert page.js_errors == []
     page.context.close()
+
+
+def test_keyboard_play(browser: Any, server_url: str) -> None:
+    # Bid and play a whole hand with the keyboard only; focus survives every redraw.
+    page = new_page(browser)
+    _create(page, server_url, players=2, seats={1: "bot"})
+    for _ in range(30):
+        page.wait_for_function(MY_TURN, timeout=30_000)
+        st = _state(page)
+        g = st["game"]
+        if g["hands_played"] >= 1 or g["winner"] is not None:
+            break
+        if g["phase"] == "bid":
+            key = "p" if "pass" in g["legal"] else g["legal"][0].split()[1]
+            page.locator("body").press(key)
+        else:
+            page.locator("#hand .card").first.focus()
+            cards = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+            target = cards.index(st["hint"])
+            for _ in range(target):
+                page.keyboard.press("ArrowRight")
+            assert page.evaluate("() => document.activeElement.dataset.card") == st["hint"]
+            page.keyboard.press("Enter")
+        page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=st["seq"])
+    assert _state(page)["game"]["hands_played"] >= 1
+    page.locator("body").press("l")
+    page.wait_for_selector("dialog.last-trick")
+    shot(page, "last-trick")
+    page.keyboard.press("Escape")
+    assert page.locator("dialog.last-trick").count() == 0
+    assert page.js_errors == []
+    page.context.close()

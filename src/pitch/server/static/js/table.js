@@ -152,8 +152,27 @@ function botName(s) {
   return t("Bot {n}", { n: s.seat + 1 });
 }
 
+/** Where keyboard focus was, so a redraw (every state message) does not lose it. */
+function focusKey() {
+  const el = document.activeElement;
+  if (!el || !root.contains(el)) return null;
+  if (el.dataset.card) return `.hand [data-card="${el.dataset.card}"]`;
+  if (el.dataset.action) return `[data-action="${el.dataset.action}"]`;
+  return el.id ? `#${el.id}` : null;
+}
+
 function draw() {
   if (!root) return;
+  const focus = focusKey();
+  const inHand = focus?.startsWith(".hand");
+  drawPage();
+  if (focus) {
+    const el = root.querySelector(focus) || (inHand ? root.querySelector(".hand .card") : null);
+    el?.focus();
+  }
+}
+
+function drawPage() {
   clear(root);
   if (!S.ws) {
     root.append(joinView(S, { claimed: onClaimed, watch: () => connect(true) }));
