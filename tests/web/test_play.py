@@ -106,6 +106,14 @@ def test_whole_game_with_bots(browser: Any, server_url: str) -> None:
     assert scores == last["scores"]
     assert names[rec["winner"]] in page.text_content("#game-over .winner-line")
     assert page.locator(".score-sheet tbody tr").count() == len(rec["hands"])
+    with urllib.request.urlopen(f"{server_url}/api/tables/{table}/hands") as r:
+        assert [h["scores"] for h in json.load(r)] == [h["scores"] for h in rec["hands"]]
+    page.reload()  # the score sheet comes back whole
+    page.wait_for_selector("#game-over")
+    page.wait_for_function(
+        "n => document.querySelectorAll('.score-sheet tbody tr').length === n",
+        arg=len(rec["hands"]),
+    )
     href = page.get_attribute("#download-record", "href")
     assert href == f"/api/tables/{table}/record"
     page.click("#watch-replay")

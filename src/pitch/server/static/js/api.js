@@ -28,6 +28,7 @@ export const bots = () => call("GET", "/api/bots");
 export const createTable = (body) => call("POST", "/api/tables", body);
 export const table = (id) => call("GET", `/api/tables/${id}`);
 export const claim = (id, seat, name) => call("POST", `/api/tables/${id}/seats/${seat}`, { name });
+export const hands = (id) => call("GET", `/api/tables/${id}/hands`);
 export const record = (id) => call("GET", `/api/tables/${id}/record`);
 export const recordUrl = (id) => `/api/tables/${id}/record`;
 

@@ -106,6 +106,7 @@ function onState(m) {
   const g = m.game;
   const pg = prev?.game;
   if (g?.last_hand) S.results[g.hands_played] = g.last_hand;
+  if (g && g.hands_played > Object.keys(S.results).length) fillResults();
   if (g && pg) {
     // A finished trick disappears from the state at once; keep it visible a moment.
     let done = null;
@@ -138,6 +139,22 @@ function onState(m) {
     act(c);
   }
   draw();
+}
+
+let filling = false;
+/** After a reload the state holds only the last hand; fetch the others for the sheet. */
+async function fillResults() {
+  if (filling) return;
+  filling = true;
+  try {
+    const list = await api.hands(S.id);
+    list.forEach((r, i) => (S.results[i + 1] ??= r));
+    draw();
+  } catch {
+    // The sheet stays partial; the game itself is unaffected.
+  } finally {
+    filling = false;
+  }
 }
 
 function name(seat) {
