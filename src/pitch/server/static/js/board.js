@@ -57,6 +57,7 @@ export function renderBoard(board, model, previous = new Set()) {
       count !== null ? t("Cards: {n}", { n: count }) : null,
       bid ? bidText(bid.bid) : null,
       seat === model.turn ? t("to play") : null,
+      model.away?.[seat] ? t("away") : null,
     ]
       .filter(Boolean)
       .join(", ");
@@ -69,7 +70,13 @@ export function renderBoard(board, model, previous = new Set()) {
         role: "group",
         dataset: { seat: String(seat) },
       },
-      h("div", { class: "seat-name" }, badges, h("span", { class: "name-text" }, name)),
+      h(
+        "div",
+        { class: "seat-name" },
+        badges,
+        h("span", { class: "name-text" }, name),
+        model.away?.[seat] ? h("span", { class: "away" }, t("away")) : null,
+      ),
       h(
         "div",
         { class: "seat-info" },

@@ -223,6 +223,7 @@ function drawPage() {
       trick: showing ? showing.trick : g.trick,
       turn: g.turn,
       handSizes: g.hand_sizes,
+      away: m.seats.map((x) => x.kind === "human" && x.claimed && !x.connected),
     },
     S.seen,
   );
