@@ -78,6 +78,14 @@ def test_replay_keyboard_and_partnerships(page: Any, static_url: str) -> None:
     )
     assert labels and all(labels), labels
     shot(page, "replay-partnerships")
+    # The four-colour deck: clubs green, diamonds blue (settings, kept for next time).
+    assert page.locator(".card-svg.suit-c4").count() == 0
+    page.click("#settings-button")
+    page.check("dialog.settings input[name=fourColour]")
+    page.click("dialog.settings button[type=submit]")
+    assert page.locator(".card-svg.suit-c4").count() > 0
+    assert page.locator(".card-svg.suit-d4").count() > 0
+    shot(page, "replay-four-colour")
 
 
 def test_replay_refuses_a_bad_file(page: Any, static_url: str, tmp_path: Any) -> None:
