@@ -244,7 +244,7 @@ function drawPage() {
     h(
       "div",
       { class: "table-layout" },
-      h("div", { class: "board-wrap" }, statusLine(g), board, actionBar(g, rules), handEl(g, rules)),
+      h("div", { class: "board-wrap" }, statusLine(g), board, actionBar(g, rules), handEl(g)),
       sidePanel(g, rules),
     ),
   );
@@ -305,7 +305,7 @@ function lastTrick(g) {
   return S.shownTrick?.trick || null;
 }
 
-function handEl(g, rules) {
+function handEl(g) {
   const cards = sortHand(g.hand || [], g.trump);
   const el = h("div", { class: "hand", role: "group", "aria-label": t("Your hand"), id: "hand" });
   const mine = g.turn === S.seat;
@@ -326,7 +326,6 @@ function handEl(g, rules) {
     b.append(cardEl(c).firstChild);
     el.append(b);
   });
-  void rules;
   return el;
 }
 
