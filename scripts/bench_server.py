@@ -46,14 +46,25 @@ def choose(game: dict[str, Any], rng: random.Random) -> str:
 
 
 async def seat_client(
-    ws_url: str, token: str, think: tuple[float, float], until: float, out: dict[str, Any]
+    ws_url: str,
+    token: str,
+    think: tuple[float, float],
+    until: float,
+    out: dict[str, Any],
+    gate: asyncio.Semaphore,
 ) -> None:
     import websockets
 
     rng = random.Random()
     acted = -1
     sent_at: float | None = None
-    async with websockets.connect(ws_url, max_size=2**22) as ws:
+    try:
+        async with gate:  # a gradual ramp: a thousand handshakes at once time out
+            ws = await websockets.connect(ws_url, max_size=2**22, open_timeout=120)
+    except (OSError, TimeoutError) as e:
+        out["errors"].append(f"connect: {e}")
+        return
+    async with ws:
         await ws.send(json.dumps({"type": "auth", "token": token}))
         seat = None
         while time.monotonic() < until:
@@ -111,9 +122,10 @@ def client_process(
             for t, _ in seats
         ]
         ws = base.replace("http", "ws", 1)
+        gate = asyncio.Semaphore(25)
         await asyncio.gather(
             *(
-                seat_client(f"{ws}/ws/tables/{t}", tok, think, until, o)
+                seat_client(f"{ws}/ws/tables/{t}", tok, think, until, o, gate)
                 for (t, tok), o in zip(seats, outs, strict=True)
             ),
             return_exceptions=False,
@@ -130,7 +142,17 @@ def client_process(
             merged[k] += o[k]
         max_seq[o["table"]] = max(max_seq.get(o["table"], 0), o["max_seq"])
     merged["max_seq"] = max_seq
+    merged["cpu_s"] = time.process_time()
     return merged
+
+
+def server_cpu(pid: int) -> float | None:
+    """CPU seconds the server process has used (Linux), to see who is the bottleneck."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 1)
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -147,8 +169,10 @@ def main() -> int:
     ap.add_argument("--clients", type=int, default=40, help="WebSocket clients (4 per table)")
     ap.add_argument("--duration", type=float, default=20.0, help="seconds of play")
     ap.add_argument("--think", type=float, nargs=2, default=(0.5, 1.5), help="think time range (s)")
+    ap.add_argument("--ramp", type=float, default=5.0, help="extra seconds to connect")
     ap.add_argument("--client-procs", type=int, default=2, help="client processes")
     ap.add_argument("--db", default=None, help="database URL (default: SQLite in a temp dir)")
+    ap.add_argument("--profile", default=None, help="write a cProfile of the server here")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
     a = ap.parse_args()
     if not 4 <= a.clients <= 4000 or not 1 <= a.duration <= 600:
@@ -210,7 +234,7 @@ def main() -> int:
         chunks: list[list[tuple[str, str]]] = [[] for _ in range(procs)]
         for i in range(0, len(seats), 4):
             chunks[(i // 4) % procs] += seats[i : i + 4]
-        until = time.time() + a.duration + 5  # 5 s to connect everyone
+        until = time.time() + a.duration + a.ramp
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(procs) as pool:
             results = pool.map(client_process, [(base, c, tuple(a.think), until) for c in chunks])
@@ -237,6 +261,8 @@ def main() -> int:
             "errors": len(errors),
             "unanswered": sum(r["unanswered"] for r in results),
             "lost": lost,
+            "server_cpu_s": server_cpu(srv.pid),
+            "clients_cpu_s": round(sum(r["cpu_s"] for r in results), 1),
             "db": "sqlite" if db.startswith("sqlite") else db.split(":", 1)[0],
         }
     finally:

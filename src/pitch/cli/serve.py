@@ -55,4 +55,7 @@ def serve(
         ws_max_size=4 * MAX_MESSAGE_BYTES,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        # Compressing every state message costs more CPU than the bytes are worth on
+        # a busy server (a state is ~1.5 kB); see docs/benchmarks.md.
+        ws_per_message_deflate=False,
     )

@@ -203,7 +203,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         writer = asyncio.create_task(conn.writer())
         try:
             while not conn.closed:
-                msg = await ws.receive()
+                if conn.seat is None and not conn.spectator:
+                    # A socket must say who it is soon, or it gives up its slot.
+                    try:
+                        msg = await asyncio.wait_for(ws.receive(), settings.auth_timeout)
+                    except TimeoutError:
+                        break
+                else:
+                    msg = await ws.receive()
                 if msg["type"] == "websocket.disconnect":
                     break
                 text = msg.get("text")

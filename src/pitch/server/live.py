@@ -19,6 +19,14 @@ from pitch.server.schemas import TableOptions
 from pitch.store import EventRow, StoredTable
 
 
+def deal_if_needed(state: GameState) -> EventRow | None:
+    """Between hands the engine waits for a deal: draw it with ``secrets``."""
+    if state.current_player() != CHANCE:
+        return None
+    state.deal_random()  # no rng: secrets.SystemRandom (see /fairness)
+    return EventRow(kind="deal", deal=tuple(state.dealt), by="server")
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -139,14 +147,6 @@ class LiveTable:
             assert e.action is not None and e.seat == self.state.current_player()
             self.state.apply(e.action)
             self.last = {"seat": e.seat, "action": e.action, "by": e.by}
-
-    def deal_if_needed(self) -> EventRow | None:
-        """Between hands the engine waits for a deal: draw it with ``secrets``."""
-        st = self.state
-        if st is None or st.current_player() != CHANCE:
-            return None
-        st.deal_random()  # no rng: secrets.SystemRandom (see /fairness)
-        return EventRow(kind="deal", deal=tuple(st.dealt), by="server")
 
     def connected(self, seat: int) -> bool:
         return bool(self.seats[seat].conns)

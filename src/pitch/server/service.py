@@ -31,7 +31,7 @@ from pitch.engine import (
     preset,
 )
 from pitch.server.bots import BotPool
-from pitch.server.live import Conn, LiveTable, Seat, hash_token
+from pitch.server.live import Conn, LiveTable, Seat, deal_if_needed, hash_token
 from pitch.server.protocol import Act, Auth, Ping, Spectate, Sync, error
 from pitch.server.schemas import CreateTable, SeatInfo, SeatPlan
 from pitch.server.settings import Settings
@@ -118,15 +118,17 @@ class TableService:
         self.db.close()
 
     async def _sweep(self) -> None:
-        """Finished tables nobody watches leave memory (they stay in the database)."""
+        """Tables nobody is connected to and no bot or timer is waiting on leave memory
+        after a while; they stay in the database and come back on first use."""
         while True:
             await asyncio.sleep(30)
             now = time.monotonic()
             for tid, t in list(self.tables.items()):
                 if (
-                    t.status == "over"
-                    and not t.spectators
+                    not t.spectators
                     and not any(s.conns for s in t.seats)
+                    and (t.timer is None or t.timer.done())
+                    and not t.lock.locked()
                     and now - t.idle_since > self.settings.idle_evict_seconds
                 ):
                     del self.tables[tid]
@@ -150,7 +152,7 @@ class TableService:
         if n_open >= self.settings.max_open_tables_per_client:
             raise ServiceError(
                 429,
-                f"you have {n_open} unfinished tables; finish or abandon some first "
+                f"you have {n_open} unfinished tables from the last day; finish some first "
                 f"(limit {self.settings.max_open_tables_per_client})",
             )
         seats = [
@@ -205,23 +207,22 @@ class TableService:
             th = hash_token(token)
             last = all(x.claimed or x is s for x in t.seats)
             start: EventRow | None = None
+            # The game (if this seat completes the table) is built aside and becomes
+            # visible only once stored: a broadcast meanwhile must not show it.
+            state: GameState | None = None
             if last:
-                t.state = GameState(t.rules, dealer=t.first_dealer)
-                start = t.deal_if_needed()
+                state = GameState(t.rules, dealer=t.first_dealer)
+                start = deal_if_needed(state)
             try:
                 await self.run_db(
                     self.repo.claim, t.id, seat, name=name, token_hash=th, start=start
                 )
             except StaleWrite:
-                t.state = None
                 raise ServiceError(409, f"seat {seat} is taken") from None
-            except Exception:
-                t.state = None
-                raise
             s.name, s.token_hash = name, th
             s.away_since = time.monotonic()
-            if start is not None:
-                t.seq, t.status = 1, "playing"
+            if state is not None:
+                t.state, t.seq, t.status = state, 1, "playing"
                 t.turn_started = time.monotonic()
             self._broadcast(t)
             self._schedule(t)
@@ -389,9 +390,12 @@ class TableService:
     async def _apply(
         self, t: LiveTable, seat: int, action: int, by: str, conn: Conn | None = None
     ) -> None:
-        """Validate with the engine, commit, then broadcast. Call under ``t.lock``."""
-        st = t.state
-        assert st is not None
+        """Validate with the engine, commit, then broadcast. Call under ``t.lock``.
+
+        The action is applied to a copy: until the commit returns, the table (and any
+        broadcast that a connecting player triggers meanwhile) shows the stored state."""
+        assert t.state is not None
+        st = t.state.copy()
         try:
             st.apply(action)
         except IllegalActionError as e:
@@ -403,7 +407,7 @@ class TableService:
                 conn.send(error("bad_action", str(e)))
             return
         events = [EventRow(kind="action", seat=seat, action=action, by=by)]
-        deal = t.deal_if_needed()
+        deal = deal_if_needed(st)
         if deal is not None:
             events.append(deal)
         over = st.is_terminal()
@@ -422,12 +426,12 @@ class TableService:
             if conn is not None:
                 conn.send(error("server_busy"))
             return
+        t.state = st
         t.seq += len(events)
         t.last = {"seat": seat, "action": action, "by": by}
-        t.turn_started = time.monotonic()
+        t.turn_started = t.idle_since = time.monotonic()
         if over:
             t.status = "over"
-            t.idle_since = time.monotonic()
         self._schedule(t)
         self._broadcast(t)
 

@@ -44,7 +44,9 @@ class Settings:
         default_factory=lambda: _env_int("PITCH_MAX_CONNECTIONS_PER_CLIENT", 256)
     )
     max_spectators: int = 50
+    auth_timeout: float = 30.0
+    """Seconds a new socket has to send ``auth`` or ``spectate``."""
     send_queue: int = 256
     """Messages queued for a slow client before it is disconnected."""
     idle_evict_seconds: float = 600.0
-    """Finished tables with no one connected leave memory after this long."""
+    """Tables with no one connected (and no bot to move) leave memory after this long."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
@@ -112,11 +112,14 @@ class TableRepo:
             for i, (kind, bot) in enumerate(seats):
                 s.add(SeatModel(table_id=table_id, seat=i, kind=kind, bot=bot))
 
-    def open_tables_of(self, creator: str) -> int:
-        """How many unfinished tables ``creator`` has."""
+    def open_tables_of(self, creator: str, *, within: timedelta = timedelta(days=1)) -> int:
+        """How many unfinished tables ``creator`` has that moved ``within`` the last
+        day (abandoned ones stop counting, so nobody is locked out for good)."""
         with self.db.sessions() as s:
             q = select(func.count()).where(
-                TableModel.creator == creator, TableModel.status != "over"
+                TableModel.creator == creator,
+                TableModel.status != "over",
+                TableModel.updated_at >= _now() - within,
             )
             return int(s.scalar(q) or 0)
 
