@@ -44,7 +44,7 @@ def serve(
     settings = Settings(db_url=db, public_url=public_url, bot_workers=bot_workers)
     try:
         app = create_app(settings)
-    except (ArgumentError, OperationalError, ValueError) as e:
+    except (ArgumentError, OperationalError, OSError, ValueError) as e:
         typer.echo(f"cannot open the database {db!r}: {e}", err=True)
         raise typer.Exit(2) from None
     uvicorn.run(
