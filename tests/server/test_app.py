@@ -44,10 +44,13 @@ def _until(ws: WebSocketTestSession, pred: Any, limit: int = 2000) -> dict[str, 
 
 def test_pages_and_openapi(client: TestClient) -> None:
     assert "secrets" in client.get("/fairness").text
-    assert "web client is coming" in client.get("/").text
-    assert "web client is coming" in client.get("/t/abcdefghjk").text
+    client_page = '<script type="module" src="/js/app.js">'  # the web client (docs/web.md)
+    assert client_page in client.get("/").text
+    assert client_page in client.get("/t/abcdefghjk").text
+    assert client.get("/js/app.js").status_code == 200
     paths = client.get("/openapi.json").json()["paths"]
     assert "/api/tables" in paths and "/api/tables/{table_id}/record" in paths
+    assert "/api/tables/{table_id}/hands" in paths
     assert "random" in client.get("/api/bots").json()["bots"]
 
 

@@ -30,6 +30,7 @@ from pitch.server.schemas import (
 )
 from pitch.server.service import ServiceError, TableService
 from pitch.server.settings import Settings
+from pitch.server.view_json import hand_results
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("pitch.server")
@@ -118,6 +119,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def public_state(table_id: TableId) -> dict[str, Any]:
         """The spectators' ``state`` message (public information only)."""
         return service.message(await service.find(table_id), None)
+
+    @app.get("/api/tables/{table_id}/hands", responses=ERRORS, tags=["tables"])
+    async def hands(table_id: TableId) -> list[dict[str, Any]]:
+        """Results of the finished hands so far, each like the state's ``last_hand``."""
+        t = await service.find(table_id)
+        return hand_results(t.state.history) if t.state is not None else []
 
     @app.get("/api/tables/{table_id}/record", responses=ERRORS, tags=["records"])
     async def record(table_id: TableId) -> JSONResponse:

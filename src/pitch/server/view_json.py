@@ -67,6 +67,12 @@ def _last_hand(h: HandRecord) -> dict[str, Any]:
     }
 
 
+def hand_results(history: tuple[HandRecord, ...]) -> list[dict[str, Any]]:
+    """Every finished hand's result, as in ``last_hand``: public once the hand is over
+    (the web client's score sheet after a reload)."""
+    return [_last_hand(h) for h in history]
+
+
 def view_json(view: PlayerView, *, private: bool) -> dict[str, Any]:
     """The game part of a ``state`` message. ``private`` False gives the public view
     (spectators): no hand, no legal actions."""

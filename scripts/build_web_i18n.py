@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Build the web client's translations: gettext catalogs -> static JSON.
+
+The sources are ``src/pitch/locale/<lang>/LC_MESSAGES/web.po`` (domain ``web``); the
+browser loads ``src/pitch/server/static/i18n/<lang>.json``. Both are committed, so no
+build step runs on a player's machine.
+
+    python scripts/build_web_i18n.py            # write the JSON files
+    python scripts/build_web_i18n.py --check    # exit 1 if a JSON file is out of date
+    python scripts/build_web_i18n.py --extract  # add new msgids from the JS to every .po
+
+Message ids are the English text of every ``t("...")`` call in ``static/js/*.js``,
+found with Babel's JavaScript extractor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+JS = ROOT / "src/pitch/server/static/js"
+OUT = ROOT / "src/pitch/server/static/i18n"
+LOCALE = ROOT / "src/pitch/locale"
+LANGUAGES = ("en", "nb", "ru", "sv", "sq", "gl")
+DOMAIN = "web"
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def extract_msgids(js_dir: Path = JS) -> dict[str, list[tuple[str, int]]]:
+    """Every msgid passed to ``t(...)``, with where it is used."""
+    found: dict[str, list[tuple[str, int]]] = {}
+    for path in sorted(js_dir.glob("*.js")):
+        with path.open("rb") as fh:
+            for lineno, msg, _comments, _ctx in extract("javascript", fh, keywords={"t": None}):
+                if isinstance(msg, str):
+                    found.setdefault(msg, []).append((path.name, lineno))
+    return found
+
+
+def read_catalog(lang: str) -> Catalog:
+    with po_path(lang).open("rb") as fh:
+        return read_po(fh, locale=lang, domain=DOMAIN)
+
+
+def catalog_json(lang: str) -> dict[str, object]:
+    """The JSON the browser loads: translated, non-fuzzy messages only (English: msgid)."""
+    cat = read_catalog(lang)
+    messages: dict[str, str] = {}
+    for m in cat:
+        if not m.id or not isinstance(m.id, str) or m.fuzzy:
+            continue
+        text = m.string if isinstance(m.string, str) and m.string else ""
+        if lang == "en" and not text:
+            text = m.id
+        if text:
+            messages[m.id] = text
+    return {"language": lang, "messages": dict(sorted(messages.items()))}
+
+
+def render_json(lang: str) -> str:
+    return json.dumps(catalog_json(lang), ensure_ascii=False, indent=1) + "\n"
+
+
+def extract_into_po() -> None:
+    """Add new msgids to every .po file (and mark vanished ones obsolete)."""
+    template = Catalog(domain=DOMAIN)
+    for msgid, where in extract_msgids().items():
+        template.add(msgid, locations=[(f"static/js/{f}", n) for f, n in where])
+    for lang in LANGUAGES:
+        path = po_path(lang)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            cat = read_catalog(lang)
+        else:
+            cat = Catalog(locale=lang, domain=DOMAIN, project="pitch")
+        cat.update(template, no_fuzzy_matching=True)
+        with path.open("wb") as fh:
+            write_po(fh, cat, width=100, include_lineno=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--check", action="store_true", help="fail if a JSON file is stale")
+    ap.add_argument("--extract", action="store_true", help="add new msgids to the .po files")
+    args = ap.parse_args(argv)
+    if args.extract:
+        extract_into_po()
+    stale = []
+    OUT.mkdir(parents=True, exist_ok=True)
+    for lang in LANGUAGES:
+        out = OUT / f"{lang}.json"
+        text = render_json(lang)
+        if out.exists() and out.read_text(encoding="utf-8") == text:
+            continue
+        if args.check:
+            stale.append(out.name)
+        else:
+            out.write_text(text, encoding="utf-8")
+            print(f"wrote {out.relative_to(ROOT)}")
+    if stale:
+        print(f"out of date: {', '.join(stale)}; run scripts/build_web_i18n.py", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+// HTTP API of `pitch serve` (docs/server.md). Errors carry the server's `detail`.
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(typeof detail === "string" ? detail : JSON.stringify(detail));
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+async function call(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) throw new ApiError(res.status, data?.detail ?? res.statusText);
+  return data;
+}
+
+export const bots = () => call("GET", "/api/bots");
+export const createTable = (body) => call("POST", "/api/tables", body);
+export const table = (id) => call("GET", `/api/tables/${id}`);
+export const claim = (id, seat, name) => call("POST", `/api/tables/${id}/seats/${seat}`, { name });
+export const hands = (id) => call("GET", `/api/tables/${id}/hands`);
+export const record = (id) => call("GET", `/api/tables/${id}/record`);
+export const recordUrl = (id) => `/api/tables/${id}/record`;
+
+/** The table socket's address for this page. */
+export function socketUrl(id) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}/ws/tables/${id}`;
+}

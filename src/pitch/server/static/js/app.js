@@ -1,0 +1,168 @@
+// Entry point: header with the language switch and settings, and a tiny router.
+//   /           lobby (create a table)
+//   /t/<id>     a table (invite links point here)
+//   #replay     the replay viewer (works offline from a record file)
+
+import { clear, h } from "./dom.js";
+import { icon } from "./icons.js";
+import * as i18n from "./i18n.js";
+import { t } from "./i18n.js";
+import * as settings from "./settings.js";
+import * as sound from "./sound.js";
+
+let page = null; // the module showing the current page
+
+function route() {
+  const m = location.pathname.match(/^\/t\/([a-z0-9]+)\/?$/);
+  if (location.hash.startsWith("#replay")) return { name: "replay" };
+  if (m) return { name: "table", id: m[1] };
+  return { name: "lobby" };
+}
+
+async function show() {
+  const main = document.getElementById("main");
+  const r = route();
+  page?.leave?.();
+  clear(main);
+  drawHeader(r);
+  if (r.name === "replay") {
+    page = await import("./replay.js");
+    page.showReplay(main, history.state?.records || null);
+  } else if (r.name === "table") {
+    page = await import("./table.js");
+    await page.showTable(main, r.id);
+  } else {
+    page = await import("./lobby.js");
+    await page.showLobby(main);
+  }
+}
+
+function drawHeader(r) {
+  const top = document.getElementById("top");
+  clear(top);
+  const langSelect = h(
+    "select",
+    {
+      id: "lang",
+      "aria-label": t("Language"),
+      onchange: async (e) => {
+        settings.set("lang", e.target.value);
+        await i18n.load(e.target.value);
+        document.title = t("Pitch");
+        if (page?.redraw) {
+          drawHeader(route());
+          page.redraw();
+        } else await show();
+      },
+    },
+    i18n.LANGUAGES.map(([code, name]) =>
+      h("option", { value: code, lang: code, selected: code === i18n.current() }, name),
+    ),
+  );
+  top.append(
+    h(
+      "nav",
+      { class: "topbar", "aria-label": t("Main") },
+      h("a", { href: "/", class: "brand", "aria-current": r.name === "lobby" ? "page" : null }, "♠ ", t("Pitch")),
+      h("a", { href: "/#replay", "aria-current": r.name === "replay" ? "page" : null }, t("Replays")),
+      h("span", { class: "spacer" }),
+      h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("Language")), h("span", { html: icon("globe") }), langSelect),
+      h(
+        "button",
+        { type: "button", class: "icon-button", id: "settings-button", "aria-label": t("Settings"), title: t("Settings"), onclick: openSettings },
+        "⚙",
+      ),
+    ),
+  );
+  document.title = t("Pitch");
+  document.querySelector(".skip-link").textContent = t("Skip to content");
+}
+
+function openSettings() {
+  const dlg = h("dialog", { class: "settings", "aria-label": t("Settings") });
+  const check = (key, label) =>
+    h(
+      "label",
+      { class: "check" },
+      h("input", {
+        type: "checkbox",
+        name: key,
+        checked: settings.get(key),
+        onchange: (e) => settings.set(key, e.target.checked),
+      }),
+      " ",
+      label,
+    );
+  const speeds = [
+    ["off", t("No animation")],
+    ["fast", t("Fast")],
+    ["normal", t("Normal")],
+    ["slow", t("Slow")],
+  ];
+  dlg.append(
+    h("h2", {}, t("Settings")),
+    check("fourColour", t("Four-colour deck (clubs green, diamonds blue)")),
+    check("sound", t("Sound")),
+    check("hints", t("Show the hint button")),
+    h(
+      "label",
+      {},
+      t("Animation speed"),
+      " ",
+      h(
+        "select",
+        { name: "speed", onchange: (e) => settings.set("speed", e.target.value) },
+        speeds.map(([v, l]) => h("option", { value: v, selected: settings.get("speed") === v }, l)),
+      ),
+    ),
+    h(
+      "form",
+      { method: "dialog" },
+      h("button", { class: "primary", type: "submit" }, t("Done")),
+    ),
+  );
+  dlg.addEventListener("close", () => {
+    dlg.remove();
+    page?.redraw?.();
+  });
+  document.body.append(dlg);
+  dlg.showModal();
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (page?.onKey?.(e)) e.preventDefault();
+  else if (page?.replayKey?.(e)) e.preventDefault();
+});
+
+window.addEventListener("popstate", show);
+window.addEventListener("hashchange", show);
+document.addEventListener("click", (e) => {
+  // Same-page links go through the router instead of reloading.
+  const a = e.target.closest?.("a[href^='/']");
+  if (!a || a.target || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  e.preventDefault();
+  history.pushState(null, "", a.getAttribute("href"));
+  show();
+});
+
+/** Navigate inside the app (used by the lobby and the end-of-game screen). */
+export function navigate(path, state = null) {
+  history.pushState(state, "", path);
+  show();
+}
+window.pitchNavigate = navigate;
+
+function applyLook() {
+  document.documentElement.dataset.anim = settings.get("speed");
+  document.documentElement.dataset.deck = settings.get("fourColour") ? "four" : "two";
+}
+settings.onChange((key) => {
+  applyLook();
+  if (key === "sound") sound.click();
+});
+applyLook();
+
+await i18n.load(i18n.initialLanguage());
+await show();
+document.body.classList.add("ready");

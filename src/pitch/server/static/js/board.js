@@ -1,0 +1,144 @@
+// Draw a table: seats around an oval, the trick in the middle, the player's hand below.
+// Used by the live table and by the replay viewer; it only draws, never decides.
+
+import { backSvg, cardName, cardSvg, suitIcon, suitName } from "./cards.js";
+import { h, svg } from "./dom.js";
+import { t } from "./i18n.js";
+import * as settings from "./settings.js";
+
+/** Screen position (percent of the board) of a seat, the viewer's seat at the bottom. */
+export function seatPosition(seat, me, n) {
+  const r = (seat - me + n) % n;
+  // Clockwise seen from above: the next seat sits on the viewer's left (R1.3).
+  const angle = Math.PI / 2 + (r * 2 * Math.PI) / n;
+  return { x: 50 + 42 * Math.cos(angle), y: 50 + 40 * Math.sin(angle), r };
+}
+
+export function cardEl(text, attrs = {}) {
+  const el = h("div", { class: "card", role: "img", "aria-label": cardName(text), ...attrs });
+  el.dataset.card = text;
+  el.append(svg(cardSvg(text)));
+  return el;
+}
+
+export function backEl() {
+  const el = h("div", { class: "card back", "aria-hidden": "true" });
+  el.append(svg(backSvg()));
+  return el;
+}
+
+export function bidText(bid) {
+  return bid === 0 ? t("Pass") : t("Bid {n}", { n: bid });
+}
+
+/**
+ * model: {rules, names, me, dealer, pitcher, contract, trump, bids: [{seat,bid}], trick:
+ * {cards:[{seat,card}], winner?}, turn, handSizes, openHands?: per-seat card lists,
+ * tricksTaken?: per side}
+ */
+export function renderBoard(board, model, previous = new Set()) {
+  const n = model.rules.players;
+  const seen = new Set();
+  board.replaceChildren();
+  board.className = `board players-${n}`;
+  for (let seat = 0; seat < n; seat++) {
+    const pos = seatPosition(seat, model.me, n);
+    const bid = [...model.bids].reverse().find((b) => b.seat === seat);
+    const badges = [];
+    if (seat === model.dealer) badges.push(h("span", { class: "badge dealer", title: t("Dealer") }, t("D")));
+    if (seat === model.pitcher)
+      badges.push(h("span", { class: "badge pitcher", title: t("Pitcher") }, t("P")));
+    const name = model.names?.[seat] || t("Seat {n}", { n: seat + 1 });
+    const count = model.handSizes ? model.handSizes[seat] : null;
+    const label = [
+      name,
+      seat === model.dealer ? t("Dealer") : null,
+      seat === model.pitcher ? t("Pitcher") : null,
+      count !== null ? t("Cards: {n}", { n: count }) : null,
+      bid ? bidText(bid.bid) : null,
+      seat === model.turn ? t("to play") : null,
+      model.away?.[seat] ? t("away") : null,
+    ]
+      .filter(Boolean)
+      .join(", ");
+    const seatEl = h(
+      "div",
+      {
+        class: `seat pos-${pos.r === 0 ? "me" : "other"}${seat === model.turn ? " turn" : ""}`,
+        style: { left: `${pos.x}%`, top: `${pos.y}%` },
+        "aria-label": label,
+        role: "group",
+        dataset: { seat: String(seat) },
+      },
+      h(
+        "div",
+        { class: "seat-name" },
+        badges,
+        h("span", { class: "name-text" }, name),
+        model.away?.[seat] ? h("span", { class: "away" }, t("away")) : null,
+      ),
+      h(
+        "div",
+        { class: "seat-info" },
+        count !== null && model.openHands?.[seat] === undefined
+          ? h("span", { class: "count", title: t("Cards in hand") }, count ? miniBacks(count) : "", String(count))
+          : null,
+        bid ? h("span", { class: `bid-bubble${bid.bid === 0 ? " pass" : ""}` }, bidText(bid.bid)) : null,
+      ),
+    );
+    if (model.openHands?.[seat] && pos.r !== 0) {
+      seatEl.append(
+        h("div", { class: "open-hand" }, model.openHands[seat].map((c) => cardEl(c, { class: "card mini" }))),
+      );
+    }
+    board.append(seatEl);
+  }
+  // The middle: trump, contract and the trick.
+  const mid = h("div", { class: "middle" });
+  if (model.trump) {
+    mid.append(
+      h("div", {
+        class: "trump-mark",
+        role: "note",
+        "aria-label": t("Trump: {suit}", { suit: suitName(model.trump) }),
+        html: `<span>${t("Trump")}</span>${suitIcon(model.trump, "1.6em")}`,
+      }),
+    );
+  }
+  if (model.contract) {
+    const who = model.names?.[model.pitcher] || t("Seat {n}", { n: model.pitcher + 1 });
+    mid.append(h("div", { class: "contract" }, t("{name} bid {n}", { name: who, n: model.contract })));
+  }
+  const trickEl = h("div", { class: "trick", "aria-label": t("Cards on the table") });
+  for (const { seat, card } of model.trick?.cards || []) {
+    const pos = seatPosition(seat, model.me, n);
+    const key = `${seat}:${card}`;
+    seen.add(key);
+    const dx = (pos.x - 50) * 0.55;
+    const dy = (pos.y - 50) * 0.5;
+    const el = cardEl(card, {
+      class: `card in-trick${model.trick.winner === seat ? " winner" : ""}`,
+      style: { left: `calc(50% + ${dx}%)`, top: `calc(50% + ${dy}%)` },
+      "aria-label": t("{name}: {card}", {
+        name: model.names?.[seat] || t("Seat {n}", { n: seat + 1 }),
+        card: cardName(card),
+      }),
+    });
+    if (!previous.has(key) && settings.duration(300) > 0) {
+      el.style.setProperty("--from-x", `${(pos.x - 50) * 2.2}px`);
+      el.style.setProperty("--from-y", `${(pos.y - 50) * 3}px`);
+      el.style.animationDuration = `${settings.duration(260)}ms`;
+      el.classList.add("fly-in");
+    }
+    trickEl.append(el);
+  }
+  mid.append(trickEl);
+  board.append(mid);
+  return seen;
+}
+
+function miniBacks(count) {
+  const box = h("span", { class: "backs", "aria-hidden": "true" });
+  for (let i = 0; i < Math.min(count, 6); i++) box.append(h("span", { class: "back-chip" }));
+  return box;
+}

@@ -1,0 +1,63 @@
+// Translations: msgid -> text catalogs built from gettext .po files
+// (scripts/build_web_i18n.py writes static/i18n/<lang>.json).
+
+import * as settings from "./settings.js";
+
+export const LANGUAGES = [
+  ["en", "English"],
+  ["nb", "Norsk bokmål"],
+  ["ru", "Русский"],
+  ["sv", "Svenska"],
+  ["sq", "Shqip"],
+  ["gl", "Galego"],
+];
+const CODES = LANGUAGES.map(([c]) => c);
+
+let lang = "en";
+let catalog = {};
+/** msgids asked for but missing from the catalog (the tests read this). */
+export const missing = new Set();
+
+/** The first supported language in the browser's list ("nb-NO" -> nb, "no" -> nb). */
+export function browserLanguage(list = navigator.languages || [navigator.language]) {
+  for (const tag of list || []) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    const code = base === "no" || base === "nn" ? "nb" : base;
+    if (CODES.includes(code)) return code;
+  }
+  return "en";
+}
+
+export function current() {
+  return lang;
+}
+
+export async function load(code) {
+  const want = CODES.includes(code) ? code : "en";
+  const res = await fetch(new URL(`../i18n/${want}.json`, import.meta.url));
+  if (!res.ok) throw new Error(`no catalog for ${want}`);
+  catalog = (await res.json()).messages;
+  lang = want;
+  missing.clear();
+  document.documentElement.lang = want;
+  return want;
+}
+
+/** Translate msgid and fill {placeholders} from params. */
+export function t(msgid, params) {
+  let text = catalog[msgid];
+  if (!text) {
+    missing.add(msgid);
+    text = msgid;
+  }
+  if (params) text = text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  return text;
+}
+
+/** Initial language: the saved choice, else the browser's. */
+export function initialLanguage() {
+  return settings.get("lang") || browserLanguage();
+}
+
+// The test reads window.pitchI18n to check every page for missing strings.
+window.pitchI18n = { missing, current };

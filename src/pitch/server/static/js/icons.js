@@ -1,0 +1,19 @@
+// Small SVG icons (no icon font or emoji font needed).
+
+const PATHS = {
+  first: "M4 4h3v16H4zM20 4v16L8 12z",
+  prevHand: "M12 4v16L2 12zM22 4v16L12 12z",
+  prev: "M17 4v16L6 12z",
+  play: "M7 4v16l12-8z",
+  pause: "M6 4h4v16H6zM14 4h4v16h-4z",
+  next: "M7 4v16l11-8z",
+  nextHand: "M2 4v16l10-8zM12 4v16l10-8z",
+  last: "M4 4v16l12-8zM17 4h3v16h-3z",
+  bulb: "M12 2a7 7 0 0 0-4 12.7V18h8v-3.3A7 7 0 0 0 12 2zM9 20h6v2H9z",
+  globe:
+    "M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm6.9 9h-3a15 15 0 0 0-1.3-6 8 8 0 0 1 4.3 6zM12 4c.9 1.2 1.8 3.5 2 7h-4c.2-3.5 1.1-5.8 2-7zM9.4 5a15 15 0 0 0-1.3 6h-3a8 8 0 0 1 4.3-6zM5.1 13h3a15 15 0 0 0 1.3 6 8 8 0 0 1-4.3-6zM12 20c-.9-1.2-1.8-3.5-2-7h4c-.2 3.5-1.1 5.8-2 7zm2.6-1a15 15 0 0 0 1.3-6h3a8 8 0 0 1-4.3 6z",
+};
+
+export function icon(name, size = "1.2em") {
+  return `<svg class="icon" viewBox="0 0 24 24" width="${size}" height="${size}" aria-hidden="true" focusable="false"><path fill="currentColor" d="${PATHS[name]}"/></svg>`;
+}

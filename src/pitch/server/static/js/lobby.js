@@ -1,0 +1,301 @@
+// The lobby: choose the rules and who sits where, create the table, claim your seat.
+
+import * as api from "./api.js";
+import { clear, h, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import * as settings from "./settings.js";
+
+let root = null;
+let levels = [["beginner", "beginner"]];
+let form = {
+  players: 4,
+  partnerships: false,
+  target: 7,
+  dealer_may_steal: true,
+  all_pass: "dealer_bids",
+  min_bid: 1,
+  low_to: "captor",
+  must_make_bid_to_win: false,
+  botDelay: 0.6,
+  seats: null,
+};
+
+/** Names people understand for bot levels; unknown levels show as the server names them. */
+export function levelName(name) {
+  const known = {
+    beginner: t("Beginner"),
+    random: t("Beginner"),
+    club: t("Club player"),
+    heuristic: t("Club player"),
+    expert: t("Expert"),
+    strong: t("Expert"),
+  };
+  return known[name] || name;
+}
+
+export async function showLobby(main) {
+  root = main;
+  try {
+    const b = await api.bots();
+    const names = Object.keys(b.levels || {});
+    levels = (names.length ? names : b.bots).map((x) => [x, x]);
+  } catch {
+    levels = [["random", "random"]];
+  }
+  draw();
+}
+
+export function redraw() {
+  draw();
+}
+
+function seatsPlan() {
+  const n = form.players;
+  const old = form.seats || [];
+  const plan = [];
+  for (let s = 0; s < n; s++) {
+    plan.push(old[s] || (s === 0 ? { kind: "me" } : { kind: "bot", level: levels[Math.min(1, levels.length - 1)][0] }));
+  }
+  plan[0] = { kind: "me" };
+  form.seats = plan;
+  return plan;
+}
+
+function draw() {
+  clear(root);
+  const plan = seatsPlan();
+  const num = (v) => Number(v);
+  const sel = (name, options, value, onchange, attrs = {}) =>
+    h(
+      "select",
+      { name, onchange: (e) => onchange(e.target.value), ...attrs },
+      options.map(([v, label]) => h("option", { value: String(v), selected: String(v) === String(value) }, label)),
+    );
+  const nameInput = h("input", {
+    name: "player-name",
+    required: true,
+    maxlength: "32",
+    value: form.name ?? (settings.get("name") || ""),
+    autocomplete: "nickname",
+    placeholder: t("Your name"),
+    oninput: (e) => (form.name = e.target.value),
+  });
+  const seatRows = plan.map((p, s) => {
+    const label = h("span", { class: "seat-label" }, t("Seat {n}", { n: s + 1 }));
+    if (s === 0) return h("div", { class: "seat-row" }, label, h("span", {}, t("You")), h("span"));
+    const kind = sel(
+      `seat-${s}-kind`,
+      [
+        ["bot", t("Bot")],
+        ["human", t("Friend (invite)")],
+      ],
+      p.kind,
+      (v) => {
+        plan[s] = { ...p, kind: v, level: p.level || levels[0][0] };
+        draw();
+      },
+      { "aria-label": t("Who sits in seat {n}", { n: s + 1 }) },
+    );
+    const level =
+      p.kind === "bot"
+        ? sel(
+            `seat-${s}-level`,
+            levels.map(([v]) => [v, levelName(v)]),
+            p.level,
+            (v) => (plan[s] = { ...p, level: v }),
+            { "aria-label": t("Bot level for seat {n}", { n: s + 1 }) },
+          )
+        : h("span", { class: "muted" }, t("gets the invite link"));
+    return h("div", { class: "seat-row" }, label, kind, level);
+  });
+  const create = h("button", { type: "submit", class: "primary", id: "create-table" }, t("Create table"));
+  const f = h(
+    "form",
+    {
+      class: "panel",
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const name = nameInput.value.trim();
+        if (!name) {
+          toast(t("Please enter your name."), "error");
+          nameInput.focus();
+          return;
+        }
+        settings.set("name", name);
+        create.disabled = true;
+        try {
+          await createAndSit(name);
+        } catch (err) {
+          toast(t("Could not create the table: {why}", { why: err.message }), "error");
+          create.disabled = false;
+        }
+      },
+    },
+    h("h2", {}, t("New table")),
+    h("div", { class: "form-row" }, h("label", {}, t("Your name"), nameInput)),
+    h(
+      "div",
+      { class: "form-row" },
+      h(
+        "label",
+        {},
+        t("Players"),
+        sel("players", [2, 3, 4, 5, 6, 7].map((n) => [n, String(n)]), form.players, (v) => {
+          form.players = num(v);
+          if (form.players !== 4) form.partnerships = false;
+          draw();
+        }),
+      ),
+      h(
+        "label",
+        {},
+        t("Play to"),
+        sel("target", [7, 11, 15, 21].map((n) => [n, String(n)]), form.target, (v) => (form.target = num(v))),
+      ),
+      h(
+        "label",
+        { class: "check" },
+        h("input", {
+          type: "checkbox",
+          name: "partnerships",
+          checked: form.partnerships,
+          disabled: form.players !== 4,
+          onchange: (e) => (form.partnerships = e.target.checked),
+        }),
+        t("Partnerships (seats 1 + 3 against 2 + 4)"),
+      ),
+    ),
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, t("House rules")),
+      h(
+        "label",
+        { class: "check" },
+        h("input", {
+          type: "checkbox",
+          name: "dealer_may_steal",
+          checked: form.dealer_may_steal,
+          onchange: (e) => (form.dealer_may_steal = e.target.checked),
+        }),
+        t("The dealer may steal the bid by bidding the same"),
+      ),
+      h(
+        "label",
+        { class: "check" },
+        h("input", {
+          type: "checkbox",
+          name: "redeal",
+          checked: form.all_pass === "redeal",
+          onchange: (e) => (form.all_pass = e.target.checked ? "redeal" : "dealer_bids"),
+        }),
+        t("If everyone passes, deal again (instead of the dealer having to bid)"),
+      ),
+      h(
+        "label",
+        { class: "check" },
+        h("input", {
+          type: "checkbox",
+          name: "min_bid",
+          checked: form.min_bid === 2,
+          onchange: (e) => (form.min_bid = e.target.checked ? 2 : 1),
+        }),
+        t("Lowest bid is 2"),
+      ),
+      h(
+        "label",
+        { class: "check" },
+        h("input", {
+          type: "checkbox",
+          name: "low_to",
+          checked: form.low_to === "holder",
+          onchange: (e) => (form.low_to = e.target.checked ? "holder" : "captor"),
+        }),
+        t("Low scores for the player who held it, not who captured it"),
+      ),
+      h(
+        "label",
+        { class: "check" },
+        h("input", {
+          type: "checkbox",
+          name: "must_make_bid_to_win",
+          checked: form.must_make_bid_to_win,
+          onchange: (e) => (form.must_make_bid_to_win = e.target.checked),
+        }),
+        t("The pitcher must make the bid to go out"),
+      ),
+    ),
+    h("fieldset", {}, h("legend", {}, t("Seats")), h("div", { class: "seat-plan" }, seatRows)),
+    h(
+      "div",
+      { class: "form-row" },
+      h(
+        "label",
+        {},
+        t("Bot pace"),
+        sel(
+          "bot-delay",
+          [
+            [1.2, t("Relaxed")],
+            [0.6, t("Normal")],
+            [0.25, t("Quick")],
+            [0, t("Instant")],
+          ],
+          form.botDelay,
+          (v) => (form.botDelay = num(v)),
+        ),
+      ),
+    ),
+    h("div", { class: "form-row" }, create),
+  );
+  const join = h(
+    "form",
+    {
+      class: "panel",
+      onsubmit: (e) => {
+        e.preventDefault();
+        const text = e.target.elements.invite.value.trim();
+        const m = text.match(/(?:\/t\/)?([a-z0-9]+)\/?$/);
+        if (!m) {
+          toast(t("That is not an invite link."), "error");
+          return;
+        }
+        window.pitchNavigate(`/t/${m[1]}`);
+      },
+    },
+    h("h2", {}, t("Join a table")),
+    h("p", { class: "muted" }, t("Paste the invite link a friend sent you.")),
+    h(
+      "div",
+      { class: "invite" },
+      h("input", { name: "invite", "aria-label": t("Invite link"), placeholder: "https://…/t/abc123" }),
+      h("button", { type: "submit" }, t("Join")),
+    ),
+  );
+  const replay = h(
+    "section",
+    { class: "panel" },
+    h("h2", {}, t("Replays")),
+    h("p", { class: "muted" }, t("Watch any game again, move by move, from its record file.")),
+    h("a", { class: "button", href: "/#replay" }, t("Open the replay viewer")),
+  );
+  root.append(h("h1", {}, t("Play Pitch")), h("div", { class: "lobby-grid" }, f, h("div", {}, join, replay)));
+}
+
+async function createAndSit(name) {
+  const rules = {
+    players: form.players,
+    partnerships: form.players === 4 && form.partnerships,
+    target: form.target,
+    dealer_may_steal: form.dealer_may_steal,
+    all_pass: form.all_pass,
+    min_bid: form.min_bid,
+    low_to: form.low_to,
+    must_make_bid_to_win: form.must_make_bid_to_win,
+  };
+  const seats = form.seats.map((p) => (p.kind === "bot" ? { kind: "bot", bot: p.level } : { kind: "human" }));
+  const info = await api.createTable({ rules, seats, options: { bot_delay: form.botDelay } });
+  const claimed = await api.claim(info.id, 0, name);
+  settings.saveToken(info.id, claimed.seat, claimed.token);
+  window.pitchNavigate(`/t/${info.id}`);
+}

@@ -1,0 +1,275 @@
+// The replay viewer: step through any game record, from the server or an uploaded file.
+
+import { cardEl, renderBoard } from "./board.js";
+import { cardName, sortHand } from "./cards.js";
+import { clear, h, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { icon } from "./icons.js";
+import { framesOf, parseRecords, RecordError } from "./record.js";
+import * as settings from "./settings.js";
+import { handSummary, scoreSheet, seatName, winnerText, sideName } from "./summary.js";
+
+let games = [];
+let game = null; // {rules, frames, names, sides}
+let index = 0;
+let viewer = 0;
+let timer = 0;
+let root = null;
+let shown = new Set();
+
+/** Show the viewer in `main`; `records` is an optional list of games to open at once. */
+export function showReplay(main, records = null) {
+  root = main;
+  stop();
+  if (records) openGames(records);
+  draw();
+}
+
+function openGames(list) {
+  games = list;
+  openGame(0);
+}
+
+function openGame(i) {
+  game = framesOf(games[i]);
+  game.index = i;
+  index = 0;
+  viewer = 0;
+  shown = new Set();
+}
+
+async function readFile(file) {
+  try {
+    openGames(parseRecords(await file.text()));
+    draw();
+    toast(t("Opened {file}.", { file: file.name }));
+  } catch (e) {
+    if (!(e instanceof RecordError) && !(e instanceof SyntaxError)) throw e;
+    toast(t("This file is not a Pitch game record."), "error");
+  }
+}
+
+function loader() {
+  const input = h("input", {
+    type: "file",
+    accept: ".json,.jsonl,application/json",
+    id: "record-file",
+    class: "file-input",
+    onchange: (e) => e.target.files[0] && readFile(e.target.files[0]),
+  });
+  const box = h(
+    "div",
+    {
+      class: "drop-zone",
+      ondragover: (e) => {
+        e.preventDefault();
+        box.classList.add("over");
+      },
+      ondragleave: () => box.classList.remove("over"),
+      ondrop: (e) => {
+        e.preventDefault();
+        box.classList.remove("over");
+        if (e.dataTransfer.files[0]) readFile(e.dataTransfer.files[0]);
+      },
+    },
+    h("label", { for: "record-file", class: "button" }, t("Open a record file")),
+    input,
+    h("span", { class: "hint-text" }, t("or drop a .json / .jsonl file here")),
+  );
+  return box;
+}
+
+function describe(f) {
+  const name = (s) => seatName(game.names, s);
+  switch (f.kind) {
+    case "deal":
+      return t("Hand {n}: {name} deals.", { n: f.hand + 1, name: name(f.dealer) });
+    case "bid":
+      return f.value === 0
+        ? t("{name} passes.", { name: name(f.seat) })
+        : t("{name} bids {n}.", { name: name(f.seat), n: f.value });
+    case "play":
+      return t("{name} plays {card}.", { name: name(f.seat), card: cardName(f.card) });
+    case "trick":
+      return t("{name} wins the trick.", { name: name(f.winner) });
+    case "result":
+      return t("Hand {n} is over.", { n: f.hand + 1 });
+    default:
+      return winnerText(game.rules, game.names, f.winner);
+  }
+}
+
+function draw() {
+  clear(root);
+  root.append(h("h1", {}, t("Replay")), loader());
+  if (!game) {
+    root.append(h("p", { class: "empty" }, t("Open a game record to watch it move by move.")));
+    return;
+  }
+  const f = game.frames[index];
+  const n = game.rules.players;
+  const controls = h(
+    "div",
+    { class: "replay-controls", role: "toolbar", "aria-label": t("Replay controls") },
+    button(icon("first"), t("First move"), () => go(0), "first"),
+    button(icon("prevHand"), t("Previous hand"), () => go(handStart(f.hand - 1)), "prev-hand"),
+    button(icon("prev"), t("Previous move"), () => go(index - 1), "prev"),
+    button(icon(timer ? "pause" : "play"), timer ? t("Pause") : t("Play"), toggle, "play"),
+    button(icon("next"), t("Next move"), () => go(index + 1), "next"),
+    button(icon("nextHand"), t("Next hand"), () => go(handStart(f.hand + 1)), "next-hand"),
+    button(icon("last"), t("Last move"), () => go(game.frames.length - 1), "last"),
+  );
+  const seatPick = h(
+    "select",
+    {
+      "aria-label": t("Seat at the bottom"),
+      id: "replay-seat",
+      onchange: (e) => {
+        viewer = Number(e.target.value);
+        draw();
+      },
+    },
+    Array.from({ length: n }, (_, s) =>
+      h("option", { value: String(s), selected: s === viewer }, seatName(game.names, s)),
+    ),
+  );
+  const gamePick =
+    games.length > 1
+      ? h(
+          "select",
+          {
+            "aria-label": t("Game"),
+            onchange: (e) => {
+              openGame(Number(e.target.value));
+              draw();
+            },
+          },
+          games.map((_, i) =>
+            h("option", { value: String(i), selected: i === game.index }, t("Game {n}", { n: i + 1 })),
+          ),
+        )
+      : null;
+  const where = h(
+    "p",
+    { class: "replay-where", "aria-live": "polite" },
+    h("span", { class: "step" }, t("Move {i} of {n}", { i: index + 1, n: game.frames.length })),
+    " · ",
+    h("span", { class: "event" }, describe(f)),
+  );
+  const board = h("div", { class: "board" });
+  const open = f.hands.map((cards) => sortHand(cards, f.trump));
+  shown = renderBoard(
+    board,
+    {
+      rules: game.rules,
+      names: game.names,
+      me: viewer,
+      dealer: f.dealer,
+      pitcher: f.pitcher,
+      contract: f.pitcher !== null ? f.bid : null,
+      trump: f.trump,
+      bids: f.bids,
+      trick: f.trick,
+      turn: null,
+      handSizes: f.hands.map((x) => x.length),
+      openHands: open,
+    },
+    shown,
+  );
+  const myHand = h(
+    "div",
+    { class: "hand replay-hand", "aria-label": t("Cards of {name}", { name: seatName(game.names, viewer) }) },
+    open[viewer].map((c) => cardEl(c)),
+  );
+  const side = h("aside", { class: "side-panel" });
+  if (f.result) side.append(handSummary(game.rules, game.names, f.result, f.hand + 1));
+  if (f.kind === "over")
+    side.prepend(h("p", { class: "winner-line" }, winnerText(game.rules, game.names, f.winner)));
+  const results = game.frames.filter((x) => x.kind === "result" && x.hand <= f.hand && (x.hand < f.hand || f.result));
+  side.append(scoreSheet(game.rules, game.names, results.map((x) => x.result)));
+  const scoreNow = h(
+    "ul",
+    { class: "score-line current" },
+    f.scores.map((s, side2) =>
+      h("li", {}, h("span", { class: "who" }, sideName(game.rules, game.names, side2)), h("b", {}, String(s))),
+    ),
+  );
+  root.append(
+    h("div", { class: "replay-bar" }, controls, seatPick, gamePick),
+    where,
+    h("div", { class: "table-layout" }, h("div", { class: "board-wrap" }, board, myHand), h("div", {}, scoreNow, side)),
+  );
+  root.querySelector(`[data-action="${lastAction}"]`)?.focus();
+}
+
+let lastAction = "next";
+function button(sym, label, fn, key) {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "icon-button",
+      "aria-label": label,
+      title: label,
+      dataset: { action: key },
+      html: sym,
+      onclick: () => {
+        lastAction = key;
+        fn();
+      },
+    },
+  );
+}
+
+function handStart(hand) {
+  const i = game.frames.findIndex((x) => x.hand === hand && x.kind === "deal");
+  return i < 0 ? (hand < 0 ? 0 : game.frames.length - 1) : i;
+}
+
+function go(i) {
+  index = Math.max(0, Math.min(game.frames.length - 1, i));
+  if (index === game.frames.length - 1) stop();
+  draw();
+}
+
+function toggle() {
+  if (timer) stop();
+  else {
+    timer = setInterval(() => go(index + 1), Math.max(150, settings.duration(700)));
+  }
+  draw();
+}
+
+function stop() {
+  clearInterval(timer);
+  timer = 0;
+}
+
+/** Keyboard: arrows step, Page Up/Down jump a hand, Home/End, space plays. */
+export function replayKey(e) {
+  if (!game || e.target.closest?.("input, select, textarea")) return false;
+  const f = game.frames[index];
+  const keys = {
+    ArrowRight: () => go(index + 1),
+    ArrowLeft: () => go(index - 1),
+    PageDown: () => go(handStart(f.hand + 1)),
+    PageUp: () => go(handStart(f.hand - 1)),
+    Home: () => go(0),
+    End: () => go(game.frames.length - 1),
+  };
+  if (!keys[e.key]) return false;
+  keys[e.key]();
+  return true;
+}
+
+export function stopReplay() {
+  stop();
+}
+
+export function leave() {
+  stop();
+}
+
+export function redraw() {
+  if (root) draw();
+}

@@ -1,0 +1,122 @@
+// Before the game: pick a seat at a table (invite links land here) and wait for players.
+
+import * as api from "./api.js";
+import { h, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { levelName } from "./lobby.js";
+import * as settings from "./settings.js";
+
+export function rulesText(rules) {
+  const parts = [
+    t("Players: {n}", { n: rules.players }),
+    rules.partnerships ? t("partnerships") : null,
+    t("Target: {n}", { n: rules.target }),
+  ];
+  return parts.filter(Boolean).join(" · ");
+}
+
+/** Open human seats with a "Sit here" button each, plus "Watch". */
+export function joinView(S, { claimed, watch }) {
+  const info = S.info;
+  const nameInput = h("input", {
+    id: "join-name",
+    maxlength: "32",
+    value: settings.get("name") || "",
+    autocomplete: "nickname",
+    "aria-label": t("Your name"),
+    placeholder: t("Your name"),
+  });
+  const list = h("ul", { class: "open-seats", id: "open-seats" });
+  for (const s of info.seats) {
+    const who = s.kind === "bot" ? `${t("Bot")} (${levelName(s.bot || "")})` : s.claimed ? s.name : t("Open seat");
+    const open = s.kind === "human" && !s.claimed && info.status === "waiting";
+    list.append(
+      h(
+        "li",
+        {},
+        h("span", {}, h("b", {}, t("Seat {n}", { n: s.seat + 1 })), " — ", who),
+        open
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "primary",
+                dataset: { seat: String(s.seat) },
+                onclick: async () => {
+                  const name = nameInput.value.trim();
+                  if (!name) {
+                    toast(t("Please enter your name."), "error");
+                    nameInput.focus();
+                    return;
+                  }
+                  settings.set("name", name);
+                  try {
+                    const c = await api.claim(info.id, s.seat, name);
+                    claimed(c.seat, c.token);
+                  } catch (e) {
+                    toast(t("Could not take the seat: {why}", { why: e.message }), "error");
+                  }
+                },
+              },
+              t("Sit here"),
+            )
+          : null,
+      ),
+    );
+  }
+  return h(
+    "section",
+    { class: "panel join" },
+    h("h1", {}, t("Join the table")),
+    h("p", {}, rulesText(info.rules)),
+    h("div", { class: "form-row" }, h("label", {}, t("Your name"), nameInput)),
+    list,
+    h("button", { type: "button", onclick: watch, id: "watch" }, t("Just watch")),
+  );
+}
+
+/** Seats so far and the invite link to send to friends. */
+export function waitingPanel(S, names) {
+  const info = S.info;
+  const link = info.invite_url || `${location.origin}/t/${S.id}`;
+  const input = h("input", { id: "invite-link", readonly: true, value: link, "aria-label": t("Invite link") });
+  const copy = h(
+    "button",
+    {
+      type: "button",
+      class: "primary",
+      id: "copy-invite",
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+        } catch {
+          input.select();
+          document.execCommand?.("copy");
+        }
+        toast(t("Invite link copied."));
+      },
+    },
+    t("Copy invite link"),
+  );
+  const seats = h(
+    "ul",
+    { class: "open-seats" },
+    info.seats.map((s) =>
+      h(
+        "li",
+        {},
+        h("span", {}, h("b", {}, t("Seat {n}", { n: s.seat + 1 })), " — ", s.kind === "bot" ? `${t("Bot")} (${levelName(s.bot || "")})` : s.claimed ? names[s.seat] : t("waiting for a friend…")),
+        s.seat === S.seat ? h("span", { class: "badge pitcher" }, "★") : null,
+      ),
+    ),
+  );
+  return h(
+    "section",
+    { class: "panel waiting", id: "waiting" },
+    h("h1", {}, t("Waiting for players")),
+    h("p", {}, rulesText(info.rules)),
+    h("p", {}, t("Send this link to the friends you invited. The game starts when every seat is taken.")),
+    h("div", { class: "invite" }, input, copy),
+    seats,
+  );
+}

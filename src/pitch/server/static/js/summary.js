@@ -1,0 +1,137 @@
+// Hand results and the score sheet, for the live table and the replay viewer.
+
+import { cardInline, suitIcon, suitName } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { numSides, seatsOfSide } from "./rules.js";
+
+export function seatName(names, seat) {
+  return names?.[seat] || t("Seat {n}", { n: seat + 1 });
+}
+
+export function sideName(rules, names, side) {
+  if (side === null || side === undefined) return t("nobody");
+  return seatsOfSide(rules, side)
+    .map((s) => seatName(names, s))
+    .join(" & ");
+}
+
+/** The result of one hand: who took High, Low, Jack and Game; made or set. */
+export function handSummary(rules, names, r, number) {
+  const box = h("section", { class: "hand-summary", "aria-label": t("Result of hand {n}", { n: number }) });
+  box.append(h("h2", {}, t("Hand {n}", { n: number })));
+  if (r.thrown_in) {
+    box.append(h("p", {}, t("Everyone passed: the cards are dealt again.")));
+    return box;
+  }
+  const pitcher = seatName(names, r.pitcher);
+  box.append(
+    h("p", {
+      class: "contract-line",
+      html: `${escape(t("{name} bid {n}", { name: pitcher, n: r.bid }))} · ${escape(t("Trump"))} ${suitIcon(r.trump)} <span class="sr-only">${escape(suitName(r.trump))}</span>`,
+    }),
+  );
+  const rows = [
+    ["high", t("High"), r.cards?.high],
+    ["low", t("Low"), r.cards?.low],
+    ["jack", t("Jack"), r.cards?.jack],
+    ["game", t("Game"), null],
+  ];
+  const list = h("dl", { class: "awards" });
+  for (const [key, label, card] of rows) {
+    const side = r.awards?.[key];
+    const who = key === "jack" && !r.cards?.jack ? t("not dealt") : sideName(rules, names, side);
+    list.append(
+      h("dt", {}, label),
+      h("dd", { dataset: { award: key }, html: `${escape(who)}${card ? " " + cardInline(card) : ""}` }),
+    );
+  }
+  box.append(list);
+  if (r.game_points) {
+    const gp = h("p", { class: "game-points" }, t("Game points:"), " ");
+    r.game_points.forEach((v, side) => {
+      gp.append(h("span", { class: "gp" }, `${sideName(rules, names, side)} ${v}`));
+    });
+    box.append(gp);
+  }
+  const mine = rules.partnerships ? r.pitcher % 2 : r.pitcher;
+  box.append(
+    h(
+      "p",
+      { class: `made ${r.made ? "yes" : "no"}`, dataset: { made: String(!!r.made) } },
+      r.made
+        ? t("{name} made the bid ({sign}{n}).", { name: pitcher, sign: "+", n: r.delta?.[mine] ?? r.bid })
+        : t("{name} was set back ({n}).", { name: pitcher, n: r.delta?.[mine] ?? -r.bid }),
+    ),
+  );
+  box.append(scoreLine(rules, names, r.scores, r.delta));
+  return box;
+}
+
+function scoreLine(rules, names, scores, delta) {
+  const ul = h("ul", { class: "score-line" });
+  (scores || []).forEach((s, side) => {
+    const d = delta?.[side] ?? 0;
+    ul.append(
+      h(
+        "li",
+        { dataset: { side: String(side), score: String(s) } },
+        h("span", { class: "who" }, sideName(rules, names, side)),
+        h("b", {}, String(s)),
+        d ? h("small", { class: d > 0 ? "up" : "down" }, `${d > 0 ? "+" : ""}${d}`) : null,
+      ),
+    );
+  });
+  return ul;
+}
+
+/** The score sheet: one row per hand, a column per side. */
+export function scoreSheet(rules, names, results) {
+  const sides = numSides(rules);
+  const head = h(
+    "tr",
+    {},
+    h("th", { scope: "col" }, "#"),
+    h("th", { scope: "col" }, t("Bid")),
+    h("th", { scope: "col" }, t("Trump")),
+    Array.from({ length: sides }, (_, s) => h("th", { scope: "col" }, sideName(rules, names, s))),
+  );
+  const body = h("tbody");
+  results.forEach((r, i) => {
+    body.append(
+      h(
+        "tr",
+        {},
+        h("th", { scope: "row" }, String(i + 1)),
+        h(
+          "td",
+          { class: r.made === false ? "set" : null },
+          r.thrown_in ? t("Redeal") : `${seatName(names, r.pitcher)}: ${r.bid}`,
+          r.made === false ? h("span", { class: "sr-only" }, " (" + t("set back") + ")") : null,
+        ),
+        h("td", { html: r.trump ? suitIcon(r.trump) : "–" }),
+        Array.from({ length: sides }, (_, s) => {
+          const d = r.delta?.[s] ?? 0;
+          return h("td", {}, h("b", {}, String(r.scores?.[s] ?? 0)), d ? h("small", {}, ` (${d > 0 ? "+" : ""}${d})`) : "");
+        }),
+      ),
+    );
+  });
+  const wrap = h(
+    "div",
+    { class: "score-sheet-wrap" },
+    h("table", { class: "score-sheet" }, h("caption", {}, t("Score sheet")), h("thead", {}, head), body),
+  );
+  requestAnimationFrame(() => (wrap.scrollTop = wrap.scrollHeight)); // newest hand in view
+  return wrap;
+}
+
+export function escape(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/** Winner line for the end of the game. */
+export function winnerText(rules, names, winner) {
+  if (winner === null || winner === undefined) return t("The game is not finished.");
+  return t("{name} won the game!", { name: sideName(rules, names, winner) });
+}

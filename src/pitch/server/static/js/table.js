@@ -1,0 +1,471 @@
+// A live table: join or claim a seat, then play over the table socket (docs/server.md).
+
+import * as api from "./api.js";
+import { bidText, cardEl, renderBoard } from "./board.js";
+import { cardName, sortHand } from "./cards.js";
+import { announce, clear, h, toast } from "./dom.js";
+import { hint } from "./hint.js";
+import { icon } from "./icons.js";
+import { t } from "./i18n.js";
+import { bidRefusal, playRefusalText, serverError } from "./messages.js";
+import { playRefusal, trickWinner } from "./rules.js";
+import * as settings from "./settings.js";
+import * as sound from "./sound.js";
+import { handSummary, scoreSheet, seatName, sideName, winnerText } from "./summary.js";
+import { joinView, waitingPanel } from "./seating.js";
+
+const S = {
+  id: null,
+  info: null,
+  msg: null, // last "state" message
+  seat: null,
+  ws: null,
+  results: {}, // hand number -> last_hand, as they arrive
+  shownTrick: null, // {trick, until} a finished trick kept on screen for a moment
+  pendingPitch: null,
+  selected: null,
+  hint: null,
+  seen: new Set(),
+  closed: false,
+};
+let root = null;
+let retry = 0;
+
+export async function showTable(main, id) {
+  root = main;
+  Object.assign(S, { id, info: null, msg: null, seat: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, closed: false });
+  window.pitchTable = S; // the tests read results from here
+  S.suggest = () => (S.msg?.game ? hint(S.msg.game, S.msg.rules, S.seat) : null);
+  try {
+    S.info = await api.table(id);
+  } catch (e) {
+    clear(root).append(h("h1", {}, t("Table not found")), h("p", {}, serverError(e.status === 404 ? "no_table" : "server_busy")), h("a", { href: "/", class: "button" }, t("Back to the lobby")));
+    return;
+  }
+  if (settings.token(id)) connect();
+  else draw();
+}
+
+export function leave() {
+  S.closed = true;
+  S.ws?.close();
+}
+
+export function redraw() {
+  draw();
+}
+
+export function connect(spectate = false) {
+  S.ws?.close();
+  const ws = new WebSocket(api.socketUrl(S.id));
+  S.ws = ws;
+  ws.onopen = () => {
+    retry = 0;
+    const tok = settings.token(S.id);
+    ws.send(JSON.stringify(spectate || !tok ? { type: "spectate" } : { type: "auth", token: tok }));
+  };
+  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  ws.onclose = () => {
+    if (S.closed || S.ws !== ws) return;
+    // Reconnect with backoff; the server keeps the seat during the grace period.
+    retry = Math.min(retry + 1, 6);
+    setTimeout(() => !S.closed && S.ws === ws && connect(spectate), 300 * 2 ** retry);
+  };
+}
+
+function send(obj) {
+  if (S.ws?.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(obj));
+}
+
+function act(action) {
+  sound.click();
+  send({ type: "action", action, seq: S.msg?.seq });
+}
+
+function onMessage(m) {
+  if (m.type === "welcome") {
+    S.seat = m.seat;
+  } else if (m.type === "error") {
+    if (m.code === "bad_token") {
+      localStorage.removeItem(`pitch.token.${S.id}`);
+      S.ws.close();
+      S.ws = null;
+      draw();
+    }
+    sound.refuse();
+    toast(serverError(m.code, m), "error");
+  } else if (m.type === "state") {
+    onState(m);
+  }
+}
+
+function onState(m) {
+  const prev = S.msg;
+  S.msg = m;
+  S.info = { ...S.info, seats: m.seats, status: m.status };
+  const g = m.game;
+  const pg = prev?.game;
+  if (g?.last_hand) S.results[g.hands_played] = g.last_hand;
+  if (g && g.hands_played > Object.keys(S.results).length) fillResults();
+  if (g && pg) {
+    // A finished trick disappears from the state at once; keep it visible a moment.
+    let done = null;
+    if (g.tricks.length > pg.tricks.length) done = g.tricks[g.tricks.length - 1];
+    else if (g.hands_played > pg.hands_played && pg.trick && m.last && typeof m.last.text === "string") {
+      const cards = [...pg.trick.cards, { seat: m.last.seat, card: m.last.text }];
+      if (cards.length === m.rules.players) done = { leader: pg.trick.leader, cards, winner: trickWinner(cards, pg.trump) };
+    }
+    if (done) {
+      S.shownTrick = { trick: done, trump: pg.trump || g.trump, until: Date.now() + settings.duration(1200) };
+      setTimeout(draw, settings.duration(1200) + 20);
+      sound.trick();
+    }
+    if (m.last && m.last.seat !== S.seat) {
+      const text = m.last.text;
+      announce(/^[2-9TJQKA]/i.test(text) ? t("{name} plays {card}.", { name: name(m.last.seat), card: cardName(text) }) : text === "pass" ? t("{name} passes.", { name: name(m.last.seat) }) : t("{name} bids {n}.", { name: name(m.last.seat), n: text.split(" ")[1] }));
+      if (/^[2-9TJQKA]/i.test(text)) sound.card();
+    }
+    if (g.hands_played > pg.hands_played && g.last_hand) {
+      const r = g.last_hand;
+      toast(r.thrown_in ? t("Everyone passed: the cards are dealt again.") : r.made ? t("{name} made the bid ({sign}{n}).", { name: name(r.pitcher), sign: "+", n: r.bid }) : t("{name} was set back ({n}).", { name: name(r.pitcher), n: -r.bid }));
+    }
+    if (g.turn === S.seat && pg.turn !== S.seat) sound.turn();
+    if (g.winner !== null && pg.winner === null) sound.win();
+  }
+  if (g && g.turn !== S.seat) S.hint = null;
+  if (S.pendingPitch && g?.phase === "play" && g.turn === S.seat && !g.trick?.cards?.length && g.legal.includes(S.pendingPitch)) {
+    const c = S.pendingPitch;
+    S.pendingPitch = null;
+    act(c);
+  }
+  draw();
+}
+
+let filling = false;
+/** After a reload the state holds only the last hand; fetch the others for the sheet. */
+async function fillResults() {
+  if (filling) return;
+  filling = true;
+  try {
+    const list = await api.hands(S.id);
+    list.forEach((r, i) => (S.results[i + 1] ??= r));
+    draw();
+  } catch {
+    // The sheet stays partial; the game itself is unaffected.
+  } finally {
+    filling = false;
+  }
+}
+
+function name(seat) {
+  return seatName(names(), seat);
+}
+
+function names() {
+  return (S.msg?.seats || S.info?.seats || []).map((s) => s.name || (s.kind === "bot" ? botName(s) : null));
+}
+
+function botName(s) {
+  return t("Bot {n}", { n: s.seat + 1 });
+}
+
+/** Where keyboard focus was, so a redraw (every state message) does not lose it. */
+function focusKey() {
+  const el = document.activeElement;
+  if (!el || !root.contains(el)) return null;
+  if (el.dataset.card) return `.hand [data-card="${el.dataset.card}"]`;
+  if (el.dataset.action) return `[data-action="${el.dataset.action}"]`;
+  return el.id ? `#${el.id}` : null;
+}
+
+function draw() {
+  if (!root) return;
+  const focus = focusKey();
+  const inHand = focus?.startsWith(".hand");
+  drawPage();
+  if (focus) {
+    const el = root.querySelector(focus) || (inHand ? root.querySelector(".hand .card") : null);
+    el?.focus();
+  }
+}
+
+function drawPage() {
+  clear(root);
+  if (!S.ws) {
+    root.append(joinView(S, { claimed: onClaimed, watch: () => connect(true) }));
+    return;
+  }
+  if (!S.msg) {
+    root.append(h("p", { class: "loading" }, t("Connecting…")));
+    return;
+  }
+  const m = S.msg;
+  const g = m.game;
+  const rules = m.rules;
+  const me = S.seat ?? 0;
+  if (m.status === "waiting" || !g) {
+    root.append(waitingPanel(S, names()));
+    return;
+  }
+  const showing = S.shownTrick && Date.now() < S.shownTrick.until && !g.trick?.cards?.length ? S.shownTrick : null;
+  const board = h("div", { class: "board", id: "board" });
+  S.seen = renderBoard(
+    board,
+    {
+      rules,
+      names: names(),
+      me,
+      dealer: g.dealer,
+      pitcher: g.pitcher,
+      contract: g.contract,
+      trump: g.trump || showing?.trump || null,
+      bids: g.phase === "bid" || g.phase === "play" ? g.bids : [],
+      trick: showing ? showing.trick : g.trick,
+      turn: g.turn,
+      handSizes: g.hand_sizes,
+      away: m.seats.map((x) => x.kind === "human" && x.claimed && !x.connected),
+    },
+    S.seen,
+  );
+  const mid = board.querySelector(".middle");
+  mid.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    mid.classList.add("drop-target");
+  });
+  mid.addEventListener("dragleave", () => mid.classList.remove("drop-target"));
+  mid.addEventListener("drop", (e) => {
+    e.preventDefault();
+    mid.classList.remove("drop-target");
+    const card = e.dataTransfer.getData("text/plain");
+    if (card) dropCard(card);
+  });
+  root.append(
+    h("h1", { class: "sr-only" }, t("Pitch table")),
+    h(
+      "div",
+      { class: "table-layout" },
+      h("div", { class: "board-wrap" }, statusLine(g), board, actionBar(g, rules), handEl(g)),
+      sidePanel(g, rules),
+    ),
+  );
+  if (S.focusCard) {
+    root.querySelector(`.hand [data-card="${S.focusCard}"]`)?.focus();
+    S.focusCard = null;
+  }
+}
+
+function statusLine(g) {
+  let text;
+  if (g.winner !== null && g.winner !== undefined) text = winnerText(S.msg.rules, names(), g.winner);
+  else if (S.seat === null) text = t("You are watching.");
+  else if (g.turn === S.seat) text = g.phase === "bid" ? t("Your turn to bid.") : g.trick?.cards?.length || g.tricks.length || g.trump ? t("Your turn: play a card.") : t("Your lead: the first card you play makes trump.");
+  else if (g.turn !== null) text = g.phase === "bid" ? t("{name} is bidding…", { name: name(g.turn) }) : t("{name} is playing…", { name: name(g.turn) });
+  else text = t("Dealing…");
+  return h("p", { class: `status-line${g.turn === S.seat ? " mine" : ""}`, role: "status", id: "status" }, text);
+}
+
+function actionBar(g, rules) {
+  const bar = h("div", { class: "action-bar", id: "actions" });
+  const mine = g.turn === S.seat && S.seat !== null;
+  if (mine && g.phase === "bid") {
+    bar.append(h("span", { class: "prompt" }, t("Your bid:")));
+    for (const b of [0, 1, 2, 3, 4]) {
+      const action = b === 0 ? "pass" : `bid ${b}`;
+      const ok = g.legal.includes(action);
+      bar.append(
+        h(
+          "button",
+          {
+            type: "button",
+            class: `bid-button${ok ? " primary" : ""}`,
+            "aria-disabled": ok ? null : "true",
+            dataset: { action },
+            "aria-keyshortcuts": b === 0 ? "P" : String(b),
+            onclick: () => (ok ? act(action) : refuse(bidRefusal(g, rules, S.seat, b))),
+          },
+          bidText(b),
+        ),
+      );
+    }
+    if (S.selected && g.legal.includes("bid 4")) {
+      bar.append(h("button", { type: "button", class: "primary", id: "pitch-button", onclick: () => dropCard(S.selected) }, t("Pitch {card} (bid 4 and lead it)", { card: cardName(S.selected) })));
+    }
+  }
+  if (mine && settings.get("hints")) {
+    bar.append(h("button", { type: "button", id: "hint-button", "aria-keyshortcuts": "H", onclick: showHint }, h("span", { html: icon("bulb") }), t("Hint")));
+  }
+  const last = lastTrick(g);
+  bar.append(h("button", { type: "button", id: "last-trick-button", disabled: !last, "aria-keyshortcuts": "L", onclick: showLastTrick }, t("Last trick")));
+  if (S.hint) bar.append(h("p", { class: "hint-text", id: "hint", role: "status" }, S.hint.text));
+  return bar;
+}
+
+function lastTrick(g) {
+  if (g.tricks.length) return g.tricks[g.tricks.length - 1];
+  return S.shownTrick?.trick || null;
+}
+
+function handEl(g) {
+  const cards = sortHand(g.hand || [], g.trump);
+  const el = h("div", { class: "hand", role: "group", "aria-label": t("Your hand"), id: "hand" });
+  const mine = g.turn === S.seat;
+  cards.forEach((c, i) => {
+    const legal = mine && g.legal.includes(c);
+    const canPitch = mine && g.phase === "bid" && g.legal.includes("bid 4");
+    const b = h("button", {
+      type: "button",
+      class: `card${legal ? " legal" : mine && g.phase === "play" ? " illegal" : ""}${S.selected === c ? " selected" : ""}${S.hint?.action === c ? " hinted" : ""}`,
+      "aria-label": cardName(c) + (mine && g.phase === "play" && !legal ? " (" + t("not playable now") + ")" : ""),
+      draggable: legal || canPitch ? "true" : null,
+      style: { "--i": i, "--n": cards.length },
+      dataset: { card: c },
+      onclick: () => clickCard(c),
+      ondragstart: (e) => e.dataTransfer.setData("text/plain", c),
+      onkeydown: (e) => moveFocus(e, i, cards),
+    });
+    b.append(cardEl(c).firstChild);
+    el.append(b);
+  });
+  return el;
+}
+
+function moveFocus(e, i, cards) {
+  const d = { ArrowLeft: -1, ArrowRight: 1, Home: -i, End: cards.length - 1 - i }[e.key];
+  if (d === undefined) return;
+  e.preventDefault();
+  const next = e.currentTarget.parentElement.children[Math.max(0, Math.min(cards.length - 1, i + d))];
+  next?.focus();
+}
+
+function refuse(text) {
+  sound.refuse();
+  toast(text, "error");
+}
+
+function clickCard(c) {
+  const g = S.msg?.game;
+  if (!g || S.seat === null) return;
+  if (g.winner !== null && g.winner !== undefined) return refuse(serverError("game_over"));
+  if (g.turn !== S.seat) return refuse(t("It is not your turn: {name} is to play.", { name: name(g.turn) }));
+  if (g.phase === "bid") {
+    if (g.legal.includes("bid 4")) {
+      S.selected = S.selected === c ? null : c;
+      toast(t("To pitch, drop the card in the middle or press Pitch: you bid 4 and lead it."));
+      S.focusCard = c;
+      draw();
+      return;
+    }
+    return refuse(t("The auction is on: bid or pass first."));
+  }
+  if (!g.legal.includes(c)) {
+    const r = playRefusal(c, g.hand, g.trick?.cards || [], g.trump);
+    return refuse(r ? playRefusalText(r) : t("You cannot play that card now."));
+  }
+  act(c);
+}
+
+function dropCard(c) {
+  const g = S.msg?.game;
+  if (!g) return;
+  if (g.phase === "bid" && g.turn === S.seat && g.legal.includes("bid 4")) {
+    // Pitching (R3.4): bid 4 and lay the card at once; it is played when the turn comes back.
+    S.pendingPitch = c;
+    S.selected = null;
+    act("bid 4");
+    announce(t("You pitch {card}: bid 4.", { card: cardName(c) }));
+    return;
+  }
+  if (g.phase === "bid" && g.turn === S.seat) return refuse(t("Pitching is a bid of 4, which is not allowed now."));
+  clickCard(c);
+}
+
+function showHint() {
+  const g = S.msg.game;
+  S.hint = hint(g, S.msg.rules, S.seat);
+  if (S.hint) {
+    const act2 = S.hint.action;
+    const what = act2 === "pass" || act2.startsWith("bid") ? bidText(act2 === "pass" ? 0 : Number(act2.split(" ")[1])) : cardName(act2);
+    S.hint = { ...S.hint, text: `${what}: ${S.hint.text}` };
+  }
+  draw();
+}
+
+function showLastTrick() {
+  const tr = lastTrick(S.msg.game);
+  if (!tr) return;
+  const dlg = h("dialog", { class: "last-trick", "aria-label": t("Last trick") });
+  dlg.append(
+    h("h2", {}, t("Last trick")),
+    h("div", { class: "open-hand" }, tr.cards.map(({ seat, card }) => h("figure", { class: "trick-card" }, cardEl(card), h("figcaption", {}, name(seat))))),
+    h("p", {}, t("{name} won the trick.", { name: name(tr.winner) })),
+    h("form", { method: "dialog" }, h("button", { class: "primary" }, t("Close"))),
+  );
+  dlg.addEventListener("close", () => dlg.remove());
+  document.body.append(dlg);
+  dlg.showModal();
+}
+
+function sidePanel(g, rules) {
+  const side = h("aside", { class: "side-panel", "aria-label": t("Scores") });
+  const scores = h(
+    "ul",
+    { class: "score-line current", id: "scores" },
+    g.scores.map((s, i) => h("li", { dataset: { side: String(i) } }, h("span", { class: "who" }, sideName(rules, names(), i)), h("b", {}, String(s)))),
+  );
+  side.append(h("h2", {}, t("Scores (target {n})", { n: rules.target })), scores);
+  if (g.bids.length && g.phase !== "deal") {
+    side.append(
+      h("h2", {}, t("Auction")),
+      h("ol", { class: "auction", id: "auction" }, g.bids.map((b) => h("li", {}, `${name(b.seat)}: ${bidText(b.bid)}`))),
+    );
+  }
+  if (g.winner !== null && g.winner !== undefined) side.prepend(gameOver(g, rules));
+  if (g.last_hand) side.append(handSummary(rules, names(), g.last_hand, g.hands_played));
+  const rows = Object.keys(S.results).map(Number).sort((a, b) => a - b).map((k) => S.results[k]);
+  if (rows.length) side.append(scoreSheet(rules, names(), rows));
+  return side;
+}
+
+function gameOver(g, rules) {
+  const box = h("section", { class: "panel game-over", id: "game-over" });
+  box.append(
+    h("h2", { class: "winner-line" }, winnerText(rules, names(), g.winner)),
+    h("p", {}, t("Final score:"), " ", g.scores.map((s, i) => `${sideName(rules, names(), i)} ${s}`).join(" · ")),
+    h("a", { class: "button", href: api.recordUrl(S.id), download: `pitch-${S.id}.json`, id: "download-record" }, t("Download the record")),
+    " ",
+    h("button", { type: "button", class: "primary", id: "watch-replay", onclick: watchReplay }, t("Watch the replay")),
+    " ",
+    h("a", { class: "button", href: "/" }, t("New game")),
+  );
+  return box;
+}
+
+async function watchReplay() {
+  try {
+    const rec = await api.record(S.id);
+    window.pitchNavigate("/#replay", { records: [rec] });
+  } catch (e) {
+    refuse(serverError("server_busy", e));
+  }
+}
+
+function onClaimed(seat, token) {
+  settings.saveToken(S.id, seat, token);
+  connect();
+  draw();
+}
+
+/** Keyboard: P pass, 1-4 bid, H hint, L last trick. */
+export function onKey(e) {
+  if (e.target.closest?.("input, select, textarea, dialog")) return false;
+  const g = S.msg?.game;
+  if (!g) return false;
+  const k = e.key.toLowerCase();
+  if (g.phase === "bid" && g.turn === S.seat && (k === "p" || ["1", "2", "3", "4"].includes(k))) {
+    root.querySelector(`[data-action="${k === "p" ? "pass" : `bid ${k}`}"]`)?.click();
+    return true;
+  }
+  if (k === "h" && g.turn === S.seat) return showHint(), true;
+  if (k === "l") return showLastTrick(), true;
+  return false;
+}

@@ -1,0 +1,143 @@
+"""Browser tests: Playwright (Python) driving Debian's Chromium.
+
+The browser is ``/usr/bin/chromium`` (``apt-get install chromium``; scripts/setup.sh
+installs it from requirements/apt.txt); Playwright's own browser download is never used.
+Static pages are served by a thread; tests that play start ``pitch serve`` as a
+subprocess on a free port with a temporary SQLite database. Screenshots of the key
+screens go to ``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="needs the web-test extra")
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "src/pitch/server/static"
+DATA = Path(__file__).parent / "data"
+SHOTS = ROOT / "artifacts/screenshots"
+CHROMIUM = os.environ.get("PITCH_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+LANGS = ("en", "nb", "ru", "sv", "sq", "gl")
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+# Tests start with animations and sound off so clicks never wait on a moving card.
+QUIET = (
+    "if (!localStorage.getItem('pitch.settings'))"
+    " localStorage.setItem('pitch.settings', JSON.stringify({speed: 'off', sound: false}))"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/setup.sh)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def static_url() -> Iterator[str]:
+    """The client's static files alone (no API): enough for replays and languages."""
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(STATIC))
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}"
+    srv.shutdown()
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``pitch serve`` in a subprocess, on a free port, with a fresh SQLite file."""
+    pytest.importorskip("fastapi", reason="needs the server extra")
+    port = free_port()
+    db = tmp_path_factory.mktemp("db") / "pitch.db"
+    env = {**os.environ, "PITCH_TABLES_PER_MINUTE": "1000", "PITCH_BOT_WORKERS": "1"}
+    log = (tmp_path_factory.mktemp("log") / "serve.log").open("w")
+    cmd = [sys.executable, "-m", "pitch", "serve", "--port", str(port), "--db", f"sqlite:///{db}"]
+    proc = subprocess.Popen(
+        [*cmd, "--bot-workers", "1", "--log-level", "warning"],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        if proc.poll() is not None:
+            pytest.fail(f"pitch serve exited with {proc.returncode}; see {log.name}")
+        try:
+            with urllib.request.urlopen(url + "/api/health", timeout=1):
+                break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        pytest.fail("pitch serve did not answer within 30 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+def new_page(browser: Any, *, locale: str = "en-US", **context: Any) -> Any:
+    ctx = browser.new_context(
+        locale=locale, **({"viewport": {"width": 1280, "height": 860}} | context)
+    )
+    ctx.add_init_script(QUIET)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.js_errors = errors  # checked by tests at the end
+    return page
+
+
+def shot(page: Any, name: str, full: bool = True) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    p = new_page(browser)
+    yield p
+    assert p.js_errors == [], p.js_errors
+    p.context.close()

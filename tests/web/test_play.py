@@ -1,0 +1,238 @@
+"""Playing against the real server: a whole game with bots by clicking, two people at
+one table through an invite link (one on a phone), and refused moves explained."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+from tests.web.conftest import PHONE, new_page, shot
+
+MY_TURN = """() => { const S = window.pitchTable; const g = S && S.msg && S.msg.game;
+  return !!g && (g.winner !== null || (g.turn === S.seat && g.legal.length > 0)); }"""
+
+
+def _state(page: Any) -> dict[str, Any]:
+    return page.evaluate(
+        """() => { const S = window.pitchTable; const s = S.suggest();
+        return {seq: S.msg.seq, seat: S.seat, game: S.msg.game, hint: s && s.action}; }"""
+    )
+
+
+def _create(page: Any, url: str, *, players: int, seats: dict[int, str], pace: str = "0") -> str:
+    page.goto(url + "/")
+    page.wait_for_selector("#create-table")
+    page.fill("input[name=player-name]", "Ada")
+    page.select_option("select[name=players]", str(players))
+    for seat, kind in seats.items():
+        page.select_option(f"select[name=seat-{seat}-kind]", kind)
+    page.select_option("select[name=bot-delay]", pace)
+    shot(page, "lobby")
+    page.click("#create-table")
+    page.wait_for_function("() => location.pathname.startsWith('/t/')")
+    return str(page.url.rstrip("/").split("/")[-1])
+
+
+def _take_turn(page: Any, st: dict[str, Any]) -> None:
+    """Do what the hint says: click its bid button or its card."""
+    g = st["game"]
+    if g["phase"] == "bid":
+        page.click("#hint-button")
+        page.wait_for_selector("#hint")
+    action = st["hint"]
+    assert action in g["legal"]
+    if g["phase"] == "bid":
+        page.click(f'#actions [data-action="{action}"]')
+    else:
+        page.click(f'#hand [data-card="{action}"]')
+    page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=st["seq"])
+
+
+def _refusal(page: Any, st: dict[str, Any]) -> str | None:
+    """Click a card the rules forbid (R4.3) and return the message shown, if any."""
+    g = st["game"]
+    if g["phase"] != "play":
+        return None
+    bad = [c for c in g["hand"] if c not in g["legal"]]
+    if not bad:
+        return None
+    page.click(f'#hand [data-card="{bad[0]}"]')
+    page.wait_for_selector("#toast.show.error")
+    assert _state(page)["seq"] == st["seq"]  # nothing was sent
+    return str(page.text_content("#toast"))
+
+
+def test_whole_game_with_bots(browser: Any, server_url: str) -> None:
+    page = new_page(browser)
+    # Three players (two bots) keeps the game short enough for the suite.
+    table = _create(page, server_url, players=3, seats={1: "bot", 2: "bot"})
+    refused = None
+    for _ in range(400):
+        page.wait_for_function(MY_TURN, timeout=30_000)
+        st = _state(page)
+        if st["game"]["winner"] is not None:
+            break
+        if refused is None:
+            refused = _refusal(page, st)
+            if refused:
+                shot(page, "table-refused-move")
+        _take_turn(page, st)
+    else:
+        raise AssertionError("the game did not end within 400 moves")
+    assert refused is not None and "(rule R4.3)" in refused
+    page.wait_for_selector("#game-over")
+    shot(page, "game-over")
+    with urllib.request.urlopen(f"{server_url}/api/tables/{table}/record") as r:
+        rec = json.load(r)
+    # The client's hand summaries agree with the record, hand by hand.
+    seen = page.evaluate("() => window.pitchTable.results")
+    assert len(seen) == len(rec["hands"])
+    for n, hand in enumerate(rec["hands"], 1):
+        got = seen[str(n)]
+        assert got["awards"] == hand["awards"], n
+        assert got["delta"] == hand["delta"] and got["scores"] == hand["scores"], n
+        assert got["made"] == hand["made"] and got["game_points"] == hand["game_points"], n
+    last = rec["hands"][-1]
+    names = page.locator("#scores .who").all_text_contents()
+    assert names == ["Ada", "Bot 2", "Bot 3"]
+    summary = page.locator(".hand-summary")
+    for key in ("high", "low", "jack", "game"):
+        side = last["awards"][key]
+        text = summary.locator(f"[data-award={key}]").text_content()
+        want = "nobody" if side is None else names[side]
+        assert text.startswith(want) or (key == "jack" and text == "not dealt"), (key, text)
+    scores = [int(x) for x in page.locator("#scores li b").all_text_contents()]
+    assert scores == last["scores"]
+    assert names[rec["winner"]] in page.text_content("#game-over .winner-line")
+    assert page.locator(".score-sheet tbody tr").count() == len(rec["hands"])
+    with urllib.request.urlopen(f"{server_url}/api/tables/{table}/hands") as r:
+        assert [h["scores"] for h in json.load(r)] == [h["scores"] for h in rec["hands"]]
+    page.reload()  # the score sheet comes back whole
+    page.wait_for_selector("#game-over")
+    page.wait_for_function(
+        "n => document.querySelectorAll('.score-sheet tbody tr').length === n",
+        arg=len(rec["hands"]),
+    )
+    href = page.get_attribute("#download-record", "href")
+    assert href == f"/api/tables/{table}/record"
+    page.click("#watch-replay")
+    page.wait_for_selector(".replay-controls")
+    page.click("[data-action=last]")
+    assert rec["players"][rec["winner"]] in page.text_content(".winner-line")  # record names
+    assert page.js_errors == []
+    page.context.close()
+
+
+def test_two_people_by_invite_link(browser: Any, server_url: str) -> None:
+    host = new_page(browser)
+    _create(host, server_url, players=4, seats={1: "human", 2: "bot", 3: "bot"})
+    host.wait_for_selector("#invite-link")
+    link = host.input_value("#invite-link")
+    shot(host, "waiting-for-friend")
+    # The friend is Norwegian and on a phone.
+    friend = new_page(browser, locale="nb-NO", **PHONE)
+    friend.goto(link)
+    friend.wait_for_selector("#open-seats")
+    friend.fill("#join-name", "Bo")
+    friend.click("#open-seats [data-seat='1']")
+    friend.wait_for_selector("#hand")
+    host.wait_for_selector("#hand")
+    assert friend.get_attribute("html", "lang") == "nb"
+    shot(friend, "phone-table", full=False)
+    # Usable on a phone: nothing wider than the screen, the whole hand on screen.
+    assert friend.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    boxes = friend.locator("#hand .card").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect()).map(r => [r.left, r.right])"
+    )
+    assert boxes and all(a >= 0 and b <= 390 for a, b in boxes), boxes
+    # Both play the first hand to its end; each sees the same result.
+    players = {0: host, 1: friend}
+    for _ in range(60):
+        for seat, page in players.items():
+            st = _state(page)
+            g = st["game"]
+            if g["hands_played"] >= 1:
+                continue
+            if g["turn"] == seat and g["legal"]:
+                _take_turn(page, st)
+        if all(_state(p)["game"]["hands_played"] >= 1 for p in players.values()):
+            break
+        host.wait_for_timeout(100)
+    host.wait_for_selector(".hand-summary")
+    friend.wait_for_selector(".hand-summary")
+    assert (
+        host.locator("#scores li b").all_text_contents()
+        == friend.locator("#scores li b").all_text_contents()
+    )
+    names = host.locator("#scores .who").all_text_contents()
+    assert names[:2] == ["Ada", "Bo"]
+    assert friend.evaluate("() => [...window.pitchI18n.missing]") == []
+    shot(friend, "phone-hand-summary")
+    for p in players.values():
+        assert p.js_errors == []
+        p.context.close()
+
+
+def test_pitching_by_dropping_a_card(browser: Any, server_url: str) -> None:
+    # R3.4: a bid of 4 shown by laying the card in the middle; it is the opening lead.
+    page = new_page(browser)
+    _create(page, server_url, players=2, seats={1: "bot"})
+    for _ in range(80):
+        page.wait_for_function(MY_TURN, timeout=30_000)
+        st = _state(page)
+        g = st["game"]
+        if g["phase"] == "bid" and "bid 4" in g["legal"]:
+            card = g["hand"][0]
+            page.drag_and_drop(f'#hand [data-card="{card}"]', "#board .middle")
+            page.wait_for_function(
+                "c => { const g = window.pitchTable.msg.game;"
+                " return (g.trick && g.trick.cards.some(x => x.card === c))"
+                " || g.tricks.some(t => t.cards.some(x => x.card === c)); }",
+                arg=card,
+            )
+            st = _state(page)
+            assert st["game"]["pitcher"] == 0 and st["game"]["contract"] == 4
+            first = (st["game"]["tricks"] or [st["game"]["trick"]])[0]["cards"][0]
+            assert first == {"seat": 0, "card": card}
+            shot(page, "table-pitched")
+            break
+        if g["winner"] is not None:
+            raise AssertionError("the game ended before a bid of 4 was open to seat 0")
+        _take_turn(page, st)
+    else:
+        raise AssertionError("no chance to pitch in 80 moves")
+    assert page.js_errors == []
+    page.context.close()
+
+
+def test_keyboard_play(browser: Any, server_url: str) -> None:
+    # Bid and play a whole hand with the keyboard only; focus survives every redraw.
+    page = new_page(browser)
+    _create(page, server_url, players=2, seats={1: "bot"})
+    for _ in range(30):
+        page.wait_for_function(MY_TURN, timeout=30_000)
+        st = _state(page)
+        g = st["game"]
+        if g["hands_played"] >= 1 or g["winner"] is not None:
+            break
+        if g["phase"] == "bid":
+            key = "p" if "pass" in g["legal"] else g["legal"][0].split()[1]
+            page.locator("body").press(key)
+        else:
+            page.locator("#hand .card").first.focus()
+            cards = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+            target = cards.index(st["hint"])
+            for _ in range(target):
+                page.keyboard.press("ArrowRight")
+            assert page.evaluate("() => document.activeElement.dataset.card") == st["hint"]
+            page.keyboard.press("Enter")
+        page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=st["seq"])
+    assert _state(page)["game"]["hands_played"] >= 1
+    page.locator("body").press("l")
+    page.wait_for_selector("dialog.last-trick")
+    shot(page, "last-trick")
+    page.keyboard.press("Escape")
+    assert page.locator("dialog.last-trick").count() == 0
+    assert page.js_errors == []
+    page.context.close()
