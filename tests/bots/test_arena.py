@@ -114,3 +114,13 @@ def test_cli_bad_bot_is_a_usage_error() -> None:
     )
     assert res.exit_code == 2
     assert "samples" in res.output
+
+
+def test_stopping_a_pooled_match_early_returns() -> None:
+    # An interrupted match (Ctrl-C in the CLI) closes the iterator: the deals not
+    # started are cancelled and the workers stopped instead of waited for.
+    cfg = ArenaConfig(bot_a="heuristic", bot_b="random", rules=PARTNERS, deals=40, seed=5)
+    it = run_local(cfg, list(range(40)), workers=2)
+    first = next(it)
+    it.close()
+    assert 0 <= first.index < 40

@@ -17,7 +17,12 @@ def test_ray_backend_matches_local() -> None:
     cfg = ArenaConfig(
         bot_a="heuristic", bot_b="random", rules=Rules(partnerships=True), deals=2, seed=4
     )
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    except Exception as e:  # Ray gives its raylet a fixed 30 s to start
+        if "timed out during startup" not in str(e):
+            raise
+        pytest.skip(f"Ray could not start its raylet on this overloaded machine: {e}")
     try:
         remote = summarize(cfg, run_ray(cfg, [0, 1], "local"))
     finally:

@@ -16,7 +16,7 @@ def test_levels_make_bots(level: str) -> None:
 
 
 def test_alias_options_merge() -> None:
-    spec = parse_bot_spec("expert:samples=5")
+    spec = parse_bot_spec("master:samples=5")
     assert spec.name == "pimc"
     assert spec.options["samples"] == 5
     assert "time" in spec.options

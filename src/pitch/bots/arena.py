@@ -25,6 +25,7 @@ deal: they may hold subprocesses (``ext:``) and are never pickled.
 from __future__ import annotations
 
 import random
+import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
@@ -163,16 +164,36 @@ def play_deal(cfg: ArenaConfig, index: int) -> DealResult:
 Runner = Callable[[ArenaConfig, list[int]], Iterator[DealResult]]
 
 
+def _worker_init() -> None:
+    # Workers leave interrupts to the parent, which stops them (the parent may have
+    # installed handlers that forked workers would otherwise inherit).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def run_local(cfg: ArenaConfig, indices: list[int], workers: int = 1) -> Iterator[DealResult]:
-    """Deals in this process (``workers`` <= 1) or a process pool, as they finish."""
+    """Deals in this process (``workers`` <= 1) or a process pool, as they finish.
+    Closing the iterator early (an interrupted match) cancels the deals not started."""
     if workers <= 1:
         for i in indices:
             yield play_deal(cfg, i)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+    done = 0
+    try:
         futures = [pool.submit(play_deal, cfg, i) for i in indices]
         for f in as_completed(futures):
             yield f.result()
+            done += 1
+    finally:
+        if done < len(indices):
+            # Stopped early: don't wait for deals in progress (they can take minutes).
+            procs = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for p in procs:
+                p.terminate()
+        else:
+            pool.shutdown()
 
 
 @dataclass(frozen=True)
@@ -185,6 +206,8 @@ class Summary:
     """A's points per hand minus B's, 95% interval (deals as clusters)."""
     win_rate: tuple[Interval, Interval]
     unfinished: int
+    interrupted: bool = False
+    """The match was stopped early: ``deals`` is the number that finished."""
 
     def to_dict(self) -> dict[str, Any]:
         bots = []
@@ -213,6 +236,8 @@ class Summary:
         return {
             "rules": r.to_dict(),
             "deals": self.deals,
+            "deals_requested": self.config.deals,
+            "interrupted": self.interrupted,
             "games": self.tally[0].games,
             "seed": self.config.seed,
             "unfinished_games": self.unfinished,
@@ -221,7 +246,9 @@ class Summary:
         }
 
 
-def summarize(cfg: ArenaConfig, results: Iterable[DealResult]) -> Summary:
+def summarize(
+    cfg: ArenaConfig, results: Iterable[DealResult], *, interrupted: bool = False
+) -> Summary:
     results = sorted(results, key=lambda r: r.index)
     total = (BotTally(), BotTally())
     diffs: list[float] = []
@@ -246,4 +273,5 @@ def summarize(cfg: ArenaConfig, results: Iterable[DealResult]) -> Summary:
             wilson_interval(total[1].games_won, total[1].games),
         ),
         unfinished=unfinished,
+        interrupted=interrupted,
     )

@@ -1,4 +1,4 @@
-"""``ismcts`` (master level): single-observer information-set MCTS.
+"""``ismcts`` (expert level): single-observer information-set MCTS.
 
 Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search", IEEE
 TCIAIG 4(2), 2012, algorithm SO-ISMCTS. One tree over this seat's information
@@ -45,7 +45,7 @@ class IsmctsBot(Bot):
     """SO-ISMCTS (see the module docstring). ``c`` is the UCB exploration constant."""
 
     name: ClassVar[str] = "ismcts"
-    level: ClassVar[str] = "master"
+    level: ClassVar[str] = "expert"
 
     def __init__(
         self,

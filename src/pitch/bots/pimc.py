@@ -1,4 +1,4 @@
-"""``pimc`` (expert level): Perfect Information Monte Carlo (determinization).
+"""``pimc`` (master level): Perfect Information Monte Carlo (determinization).
 
 For each sample, deal the cards this seat cannot see (consistently with the
 cards played, the voids shown and the auction, see :mod:`pitch.bots.sampling`),
@@ -69,7 +69,7 @@ class PimcBot(Bot):
     """Determinization search (see the module docstring)."""
 
     name: ClassVar[str] = "pimc"
-    level: ClassVar[str] = "expert"
+    level: ClassVar[str] = "master"
 
     def __init__(
         self,

@@ -35,11 +35,11 @@ BOTS: dict[str, BotFactory] = {
 ALIASES: dict[str, str] = {
     "beginner": "random",
     "club": "heuristic",
-    "expert": "pimc:samples=60,time=1.0",
-    "master": "ismcts:iterations=1000,time=1.0",
+    "expert": "ismcts:iterations=1000,time=1.0",
+    "master": "pimc:samples=60,time=1.0",
 }
 """Level names players understand, mapped to bot specs (``beginner`` -> ``random``,
-``expert`` -> ``pimc:time=1.0``). Options given with the alias override the spec's."""
+``master`` -> ``pimc:samples=60,time=1.0``). Options given with the alias override the spec's."""
 
 
 def register(name: str, factory: BotFactory, *aliases: str) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from pathlib import Path
+from types import FrameType
 from typing import Annotated
 
 import typer
@@ -79,6 +81,8 @@ def arena(
         MofNCompleteColumn(),
         TimeRemainingColumn(),
     )
+    interrupted = False
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
             task = bar.add_task(f"{bot_a} vs {bot_b}", total=deals)
@@ -88,7 +92,20 @@ def arena(
     except ValueError as e:  # a bot's options rejected inside a worker
         err.print(f"error: {e}", highlight=False)
         raise typer.Exit(2) from None
-    summary = summarize(cfg, results)
+    except KeyboardInterrupt:
+        # Ctrl-C (or SIGTERM): report the deals that finished, which are whole pairs.
+        interrupted = True
+        close = getattr(source, "close", None)
+        if close is not None:
+            close()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if not results:
+        err.print("interrupted before any deal finished", highlight=False)
+        raise typer.Exit(130)
+    if interrupted:
+        err.print(f"interrupted: {len(results)} of {deals} deals finished", highlight=False)
+    summary = summarize(cfg, results, interrupted=interrupted)
     if out is not None:
         with out.open("w", encoding="utf-8") as f:
             for r in sorted(results, key=lambda r: r.index):
@@ -101,6 +118,10 @@ def arena(
         if not out_console.is_terminal:
             out_console = Console(width=160)
         _print(summary, out_console)
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
 
 
 def _fmt(x: float | None, spec: str) -> str:
