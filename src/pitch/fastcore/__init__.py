@@ -1,7 +1,7 @@
 """A compiled core for the hot loops: dealing, legal masks, tricks, scoring, playouts.
 
 The kernels (:mod:`~pitch.fastcore.rules`, :mod:`~pitch.fastcore.policy`,
-:mod:`~pitch.fastcore.playout`) run as numba machine code when the ``fast`` extra is
+:mod:`~pitch.fastcore.loops`) run as numba machine code when the ``fast`` extra is
 installed, and as the same Python source otherwise (:data:`COMPILED` says which).
 This module is the Python-facing API; ``docs/fastcore.md`` describes it.
 
@@ -26,9 +26,9 @@ from pitch.engine import GameState, Rules
 from pitch.engine.errors import PitchError
 from pitch.fastcore import layout
 from pitch.fastcore._jit import COMPILED, new_array, seed64
+from pitch.fastcore.loops import finish, simulate
+from pitch.fastcore.loops import playout_many as _playout_many
 from pitch.fastcore.packing import pack_list, table, unpack
-from pitch.fastcore.playout import finish, playout_many as _playout_many, simulate
-from pitch.fastcore.rules import legal_mask as _legal_mask
 
 __all__ = [
     "COMPILED",
@@ -84,7 +84,7 @@ def playout(state: GameState, seed: int | None = None, policy: str | int = "rand
     result row (:data:`~pitch.fastcore.layout.R_SIZE` ints; see the layout)."""
     w = _playable(state)
     res = new_array([0] * layout.R_SIZE)
-    finish(w, policy_mask(policy), _seed(seed), res, 0)
+    finish(w, policy_mask(policy), _seed(seed), res, 0, new_array([]))
     return res
 
 
@@ -104,7 +104,7 @@ def playout_many(
     w = new_array([0] * layout.SIZE)
     res = new_array([0] * layout.R_SIZE)
     totals = new_array([0] * 7)
-    _playout_many(pos, w, n, policy_mask(policy), _seed(seed), res, totals)
+    _playout_many(pos, w, n, policy_mask(policy), _seed(seed), res, totals, new_array([]))
     return tuple(int(x) for x in totals[: state.num_sides])
 
 
@@ -129,15 +129,10 @@ def simulate_hands(
     w = new_array(table(rules, dealer))
     res = new_array([0] * layout.R_SIZE)
     out = new_array([0] * (n * width))
-    simulate(w, n, policy_mask(policy), _seed(seed), res, out, width)
+    simulate(w, n, policy_mask(policy), _seed(seed), res, out, width, new_array([]))
     if COMPILED:
         return out.reshape(n, width)
     return [tuple(out[i * width : (i + 1) * width]) for i in range(n)]
-
-
-def legal_mask(state: GameState) -> int:
-    """The kernel's legal-action mask for ``state`` (equal to ``state.legal_mask()``)."""
-    return int(_legal_mask(pack(state)))
 
 
 def warm_up() -> float:
@@ -148,7 +143,6 @@ def warm_up() -> float:
     s.deal_random(random.Random(0))
     playout_many(s, 1, 1, "random")
     playout(s, 1, "heuristic")
-    legal_mask(s)
     simulate_hands(Rules(), 1, 1)
     simulate_hands(Rules(), 1, 1, detail=True)
     return time.perf_counter() - t0

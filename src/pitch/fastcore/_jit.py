@@ -64,12 +64,12 @@ if COMPILED:
 
         return types.int64(types.int64), codegen
 
-    @njit
+    @entry
     def popcount(x: int) -> int:
         """Number of set bits of a mask."""
         return _ctpop(np.int64(x))  # type: ignore[no-any-return]
 
-    @njit
+    @entry
     def lowest(x: int) -> int:
         """Index of the lowest set bit of a non-zero mask."""
         return _cttz(np.int64(x))  # type: ignore[no-any-return]
@@ -81,12 +81,12 @@ if COMPILED:
 
         return types.int64(types.int64), codegen
 
-    @njit
+    @entry
     def highest(x: int) -> int:
         """Index of the highest set bit of a non-zero mask."""
         return 63 - _ctlz(np.int64(x))  # type: ignore[no-any-return]
 
-    @njit
+    @entry
     def below(z: int, m: int) -> int:
         """``m * z / 2**64`` for a 64-bit random ``z``: a draw in ``0..m-1``."""
         return np.int64(((z >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))  # type: ignore[no-any-return]

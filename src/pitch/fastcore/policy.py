@@ -21,15 +21,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from pitch.fastcore._jit import below, highest, lowest, njit, popcount
+from pitch.fastcore._jit import below, entry, highest, lowest, njit, popcount
 from pitch.fastcore.layout import (
     BEST_CARD,
     BEST_SEAT,
     HANDS,
-    N,
     TO_ACT,
     TRICK_LEN,
     TRUMP,
+    N,
 )
 from pitch.fastcore.rules import RANK_MASK, SUIT_MASK, Arr, mix, side_of, step
 
@@ -38,7 +38,7 @@ SHED_ORDER: Final = (0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 8)
 LOW_RANKS: Final = (1 << 0) | (1 << 1)  # the 2 and the 3 of a suit
 
 
-@njit
+@entry
 def pick_random(mask: int, s: int) -> tuple[int, int]:
     """A uniformly random set bit of ``mask``: ``(action, new PRNG state)``."""
     s = step(s)
@@ -48,7 +48,7 @@ def pick_random(mask: int, s: int) -> tuple[int, int]:
     return lowest(mask), s
 
 
-@njit
+@entry
 def suit_rating(hand: int, suit: int) -> int:
     cards = (hand >> (13 * suit)) & 0x1FFF
     r = (cards >> 12) & 1  # ace
@@ -60,7 +60,7 @@ def suit_rating(hand: int, suit: int) -> int:
     return r
 
 
-@njit
+@entry
 def best_suit(hand: int) -> int:
     best = 0
     rating = -1
@@ -72,7 +72,7 @@ def best_suit(hand: int) -> int:
     return best
 
 
-@njit
+@entry
 def cheapest(mask: int, trump: int) -> int:
     """The card of ``mask`` that costs least to give away (side cards first)."""
     m = mask & ~SUIT_MASK[trump] if trump >= 0 else mask

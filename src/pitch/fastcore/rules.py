@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from pitch.fastcore._jit import M64, below, highest, lowest, njit, popcount
+from pitch.fastcore._jit import M64, below, entry, highest, lowest, njit, popcount
 from pitch.fastcore.layout import (
     BEST_CARD,
     BEST_SEAT,
@@ -29,7 +29,6 @@ from pitch.fastcore.layout import (
     LEADER,
     LOW_HOLDER,
     MIN_BID,
-    N,
     NBIDS,
     NPLAYED,
     PARTNERS,
@@ -59,6 +58,7 @@ from pitch.fastcore.layout import (
     TRICK_MASK,
     TRICKS_DONE,
     TRUMP,
+    N,
 )
 
 Arr = Any  # a numpy int64 array when compiled, a list of ints in Python
@@ -71,7 +71,7 @@ BIDS_FROM: Final = tuple(sum(1 << (52 + b) for b in range(lo, 5)) for lo in rang
 GOLDEN: Final = 0x9E3779B97F4A7C15
 
 
-@njit
+@entry
 def mix(s: int) -> int:
     """splitmix64's output function: 64 well-mixed bits from a state."""
     z = s
@@ -80,7 +80,7 @@ def mix(s: int) -> int:
     return z ^ (z >> 31)
 
 
-@njit
+@entry
 def step(s: int) -> int:
     """splitmix64's next state."""
     return (s + GOLDEN) & M64
@@ -94,7 +94,7 @@ def side_of(w: Arr, seat: int) -> int:
     return seat
 
 
-@njit
+@entry
 def game_points(m: int) -> int:
     """R5.4: ten 10, ace 4, king 3, queen 2, jack 1."""
     return (
