@@ -2,7 +2,7 @@
 # The whole test suite: set-up, lint, format, types, layers, tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PITCH_EXTRAS="${PITCH_EXTRAS:-dev}" bash scripts/setup.sh
+PITCH_EXTRAS="${PITCH_EXTRAS:-dev,fast}" bash scripts/setup.sh
 export PATH="$PWD/.venv/bin:$PATH"
 echo "== ruff"; ruff check . && ruff format --check .
 echo "== mypy --strict"; mypy

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from pitch.engine import GameState, Rules
@@ -55,11 +56,11 @@ def pack(state: GameState) -> Packed:
 def policy_mask(policy: str | int | Sequence[str]) -> int:
     """``'random'``, ``'heuristic'``, one name per seat, or a raw mask (bit = seat
     played by the heuristic)."""
-    if isinstance(policy, int) and not isinstance(policy, bool):
+    if isinstance(policy, int):
         if not 0 <= policy <= layout.HEURISTIC:
             raise PitchError(f"a policy mask has one bit per seat (0..127), not {policy}")
         return policy
-    names = [policy] * 7 if isinstance(policy, str) else list(policy)
+    names: list[str] = [policy] * 7 if isinstance(policy, str) else [str(p) for p in policy]
     mask = 0
     for seat, name in enumerate(names):
         if name == "heuristic":
@@ -112,24 +113,45 @@ def simulate_hands(
     rules: Rules,
     n: int,
     seed: int | None = None,
-    policy: str | int = "random",
+    policy: str | int | Sequence[str] = "random",
     *,
     dealer: int = 0,
     detail: bool = False,
+    workers: int = 1,
 ) -> Any:
     """Deal and play ``n`` independent hands; the deal passes left after each.
 
     Returns one row per hand: each side's score change, or with ``detail`` the
     whole result row (:mod:`pitch.fastcore.layout` ``R_*``). A numpy ``(n, width)``
-    array when compiled, else a list of tuples.
+    array when compiled, else a list of tuples. With ``workers`` > 1 the hands are
+    split into that many batches run by threads at once (the compiled kernels
+    release the GIL); batch ``k`` is seeded with ``seed + k``, so the hands differ
+    from a one-worker run with the same seed.
     """
     if n < 0:
         raise PitchError(f"the number of hands must be 0 or more, not {n}")
+    if workers < 1:
+        raise PitchError(f"workers must be 1 or more, not {workers}")
     width = layout.R_SIZE if detail else rules.num_sides
-    w = new_array(table(rules, dealer))
-    res = new_array([0] * layout.R_SIZE)
+    mask = policy_mask(policy)
+    base = random.getrandbits(63) if seed is None else seed
     out = new_array([0] * (n * width))
-    simulate(w, n, policy_mask(policy), _seed(seed), res, out, width, new_array([]))
+    bounds = [n * k // workers for k in range(workers + 1)]
+
+    def run(k: int) -> None:
+        lo, hi = bounds[k], bounds[k + 1]
+        w = new_array(table(rules, (dealer + lo) % rules.players))
+        res = new_array([0] * layout.R_SIZE)
+        part = out[lo * width : hi * width] if COMPILED else [0] * ((hi - lo) * width)
+        simulate(w, hi - lo, mask, seed64(base + k), res, part, width, new_array([]))
+        if not COMPILED:
+            out[lo * width : hi * width] = part
+
+    if workers == 1:
+        run(0)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(run, range(workers)))
     if COMPILED:
         return out.reshape(n, width)
     return [tuple(out[i * width : (i + 1) * width]) for i in range(n)]

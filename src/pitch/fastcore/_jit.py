@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -27,7 +27,7 @@ def _numba_enabled() -> bool:
         import numba
     except ImportError:
         return False
-    return not numba.config.DISABLE_JIT
+    return not getattr(numba.config, "DISABLE_JIT", False)
 
 
 COMPILED: Final = _numba_enabled()
@@ -43,53 +43,58 @@ if COMPILED:
     def njit(fn: F) -> F:
         """A kernel helper: compiled with numba and inlined into its callers, which
         spares a call (and numba's reference counting of the array) per action."""
-        return _numba_njit(cache=True, inline="always")(fn)  # type: ignore[no-any-return]
+        return cast(F, _numba_njit(cache=True, inline="always")(fn))
 
     def entry(fn: F) -> F:
         """An entry point (called from Python, or once per hand): compiled with
-        numba and cached on disk next to the module, not inlined."""
-        return _numba_njit(cache=True)(fn)  # type: ignore[no-any-return]
+        numba, cached on disk next to the module, not inlined, and free of the GIL
+        so that threads run batches on all cores."""
+        return cast(F, _numba_njit(cache=True, nogil=True)(fn))
 
-    @intrinsic  # type: ignore[misc]
-    def _ctpop(typingctx: Any, x: Any) -> Any:
+    @intrinsic
+    def _ctpop_llvm(typingctx: Any, x: Any) -> Any:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             return builder.ctpop(args[0])
 
         return types.int64(types.int64), codegen
 
-    @intrinsic  # type: ignore[misc]
-    def _cttz(typingctx: Any, x: Any) -> Any:
+    @intrinsic
+    def _cttz_llvm(typingctx: Any, x: Any) -> Any:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
         return types.int64(types.int64), codegen
 
-    @entry
-    def popcount(x: int) -> int:
-        """Number of set bits of a mask."""
-        return _ctpop(np.int64(x))  # type: ignore[no-any-return]
-
-    @entry
-    def lowest(x: int) -> int:
-        """Index of the lowest set bit of a non-zero mask."""
-        return _cttz(np.int64(x))  # type: ignore[no-any-return]
-
-    @intrinsic  # type: ignore[misc]
-    def _ctlz(typingctx: Any, x: Any) -> Any:
+    @intrinsic
+    def _ctlz_llvm(typingctx: Any, x: Any) -> Any:
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
             return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
 
         return types.int64(types.int64), codegen
 
+    _ctpop: Any = _ctpop_llvm
+    _cttz: Any = _cttz_llvm
+    _ctlz: Any = _ctlz_llvm
+
+    @entry
+    def popcount(x: int) -> int:
+        """Number of set bits of a mask."""
+        return int(_ctpop(np.int64(x)))
+
+    @entry
+    def lowest(x: int) -> int:
+        """Index of the lowest set bit of a non-zero mask."""
+        return int(_cttz(np.int64(x)))
+
     @entry
     def highest(x: int) -> int:
         """Index of the highest set bit of a non-zero mask."""
-        return 63 - _ctlz(np.int64(x))  # type: ignore[no-any-return]
+        return 63 - int(_ctlz(np.int64(x)))
 
     @entry
     def below(z: int, m: int) -> int:
         """``m * z / 2**64`` for a 64-bit random ``z``: a draw in ``0..m-1``."""
-        return np.int64(((z >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32))  # type: ignore[no-any-return]
+        return int(np.int64(((z >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32)))
 
     def seed64(seed: int) -> Any:
         """A PRNG state from any Python int."""

@@ -156,11 +156,11 @@ def legal_mask(w: Arr) -> int:
     if phase == PLAY:
         hand = w[HANDS + w[TO_ACT]]
         if w[TRICK_LEN] == 0:
-            return hand
+            return int(hand)
         follow = hand & SUIT_MASK[w[LEAD]]
         if follow:
-            return follow | (hand & SUIT_MASK[w[TRUMP]])  # R4.3
-        return hand  # R4.4
+            return int(follow | (hand & SUIT_MASK[w[TRUMP]]))  # R4.3
+        return int(hand)  # R4.4
     if phase == BID:
         high = w[HIGH_BID]
         lo = high + 1 if high + 1 > w[MIN_BID] else w[MIN_BID]
@@ -170,7 +170,7 @@ def legal_mask(w: Arr) -> int:
                     return BIDS_FROM[lo if lo > 2 else 2]  # R3.5
             elif w[STEAL]:
                 lo = high  # R3.6
-        return PASS_BIT | BIDS_FROM[lo]
+        return int(PASS_BIT | BIDS_FROM[lo])
     return 0
 
 
