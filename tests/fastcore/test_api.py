@@ -169,3 +169,42 @@ def test_compiled_kernels_stay_integer() -> None:
     for fn in (kernels.finish, kernels.playout_many, kernels.simulate):
         for sig in fn.nopython_signatures:
             assert "float" not in str(sig), (fn, sig)
+
+
+def test_threaded_batches_are_per_batch_seeds() -> None:
+    rules = Rules(players=3)
+    both = simulate_hands(rules, 10, 3, workers=2)
+    first = simulate_hands(rules, 5, 3)
+    second = simulate_hands(rules, 5, 4, dealer=5 % 3)
+    assert [list(map(int, r)) for r in both] == [
+        list(map(int, r)) for r in [*list(first), *list(second)]
+    ]
+    with pytest.raises(PitchError, match="workers"):
+        simulate_hands(rules, 10, 3, workers=0)
+
+
+def test_pure_python_path_needs_neither_numba_nor_numpy() -> None:
+    code = (
+        "import sys; import pitch.fastcore as f; from pitch.engine import Rules; "
+        "rows = f.simulate_hands(Rules(players=5), 20, 1, 'heuristic'); "
+        "assert not f.COMPILED and len(rows) == 20; "
+        "print(sorted(m for m in ('numba', 'numpy') if m in sys.modules))"
+    )
+    env = {**os.environ, "PITCH_NO_JIT": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "[]"
+
+
+def test_bench_reports_the_compiled_core() -> None:
+    from pitch.benchmarks import run_compiled
+
+    res = run_compiled(Rules(), 20, 1, repeat=1)
+    assert res["compiled"] is COMPILED
+    assert res["compile_seconds"] >= 0
+    if COMPILED:
+        assert res["compiled_hands_per_s"] > 0
+        assert res["compiled_batched_hands_per_s"] > 0
+        assert res["compiled_playouts_per_s"] > 0
