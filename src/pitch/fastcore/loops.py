@@ -10,6 +10,7 @@ from pitch.fastcore.layout import (
     DEALER,
     LEADER,
     PHASE,
+    PITCHER,
     PLAY,
     POSITION_SIZE,
     R_DELTA,
@@ -90,3 +91,22 @@ def simulate(w: Arr, n: int, policy: int, s: int, res: Arr, out: Arr, width: int
 def new_hand(w: Arr, s: int) -> int:
     """Deal a new hand into ``w`` (see :func:`pitch.fastcore.rules.deal`)."""
     return deal(w, s)
+
+
+@entry
+def evaluate(
+    pos: Arr, w: Arr, actions: Arr, policy: int, s: int, res: Arr, out: Arr, log: Arr
+) -> int:
+    """For each legal action of the position ``pos``: apply it, finish the hand under
+    ``policy`` and write each side's score change and the pitcher (-1: thrown in)
+    to row ``i`` of ``out`` (8 ints a row). One call per determinization in PIMC."""
+    sides = pos[SIDES]
+    for i in range(len(actions)):
+        for j in range(POSITION_SIZE):
+            w[j] = pos[j]
+        apply(w, actions[i])
+        s = finish(w, policy, s, res, 0, log)
+        for side in range(sides):
+            out[i * 8 + side] = res[R_DELTA + side]
+        out[i * 8 + 7] = w[PITCHER]
+    return s
