@@ -208,3 +208,11 @@ def test_bench_reports_the_compiled_core() -> None:
         assert res["compiled_hands_per_s"] > 0
         assert res["compiled_batched_hands_per_s"] > 0
         assert res["compiled_playouts_per_s"] > 0
+
+
+@pytest.mark.parametrize("rules", TABLES, ids=repr)
+def test_position_list_is_the_start_of_pack_list(rules: Rules) -> None:
+    from pitch.fastcore.packing import position_list
+
+    for s in positions(rules, random.Random(8), 30):
+        assert position_list(s) == pack_list(s)[: layout.POSITION_SIZE]

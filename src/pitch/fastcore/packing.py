@@ -111,6 +111,53 @@ def pack_list(state: GameState) -> list[int]:
     return w
 
 
+def position_list(state: GameState) -> list[int]:
+    """The first :data:`POSITION_SIZE` ints of :func:`pack_list` (what a playout
+    reads), built in one go: the fast path for search, for a state in the auction or
+    the play. The logs of bids and cards are not included."""
+    r = state.rules
+    n = state.n
+    pad7 = [0] * 7
+    trick = state.trick
+    w = [
+        n,
+        state.num_sides,
+        int(r.partnerships),
+        int(state._low_holder),
+        int(r.dealer_may_steal),
+        int(r.all_pass == "redeal"),
+        r.min_bid,
+        r.target,
+        int(r.must_make_bid_to_win),
+        state.phase,
+        state.to_act,
+        state.dealer,
+        state.high_bid,
+        state.high_bidder,
+        state.pitcher,
+        state.contract,
+        state.trump,
+        state.lead_suit if trick else -1,
+        state.best_card if trick else -1,
+        state.best_seat if trick else -1,
+        state.trick_mask if trick else 0,
+        len(trick),
+        len(state.tricks),
+        state.leader,
+        len(state.bids),
+        len(state.tricks) * n + len(trick),
+    ]
+    w += state.hands
+    w += pad7[n:]
+    w += state.dealt
+    w += pad7[n:]
+    w += state.captured
+    w += pad7[state.num_sides :]
+    w += state.scores
+    w += pad7[state.num_sides :]
+    return w
+
+
 def rules_of(w: Sequence[int]) -> Rules:
     """The table options stored in a packed position."""
     return Rules(

@@ -11,30 +11,45 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from pitch.engine import GameState
 from pitch.engine.errors import PitchError
 from pitch.fastcore import layout
-from pitch.fastcore._jit import new_array, seed64
+from pitch.fastcore._jit import COMPILED, new_array, seed64
 from pitch.fastcore.loops import evaluate, finish
-from pitch.fastcore.packing import pack_list
+from pitch.fastcore.packing import position_list
 
 Outcome = tuple[tuple[int, ...], int]
 """Score change per side, and the pitcher's seat (-1 when the hand was thrown in)."""
 
 _NO_LOG = new_array([])
 
+if COMPILED:
+    import numpy as np
 
-def _position(state: GameState) -> list[int]:
+    def _empty(size: int) -> Any:
+        return np.empty(size, dtype=np.int64)
+
+else:
+
+    def _empty(size: int) -> Any:
+        return [0] * size
+
+
+def _position(state: GameState) -> Any:
+    """A work array holding ``state``'s position (the logs and the deck are scratch)."""
     if state.phase not in (layout.BID, layout.PLAY):
         raise PitchError("a rollout needs a state in the auction or the play (R3, R4)")
-    return pack_list(state)
+    w = _empty(layout.SIZE)
+    w[: layout.POSITION_SIZE] = position_list(state)
+    return w
 
 
 def rollout(state: GameState, rng: random.Random, policy: int = layout.HEURISTIC) -> Outcome:
     """Finish ``state``'s hand (``state`` is not changed) under ``policy`` (a mask,
     see :func:`pitch.fastcore.policy_mask`), seeded from ``rng``."""
-    w = new_array(_position(state))
+    w = _position(state)
     res = new_array([0] * layout.R_SIZE)
     finish(w, policy, seed64(rng.getrandbits(64)), res, 0, _NO_LOG)
     delta = tuple(int(x) for x in res[: state.num_sides])
@@ -64,7 +79,7 @@ def evaluate_actions(
     for a in actions:
         if not (isinstance(a, int) and 0 <= a < 57 and legal >> a & 1):
             raise PitchError(f"action {a!r} is not legal here (see state.legal_actions())")
-    pos = new_array(_position(state))
+    pos = _position(state)
     w = new_array([0] * layout.SIZE)
     res = new_array([0] * layout.R_SIZE)
     out = new_array([0] * (8 * len(actions)))
