@@ -1,18 +1,25 @@
-"""Bots by name, with options: ``NAME`` or ``NAME:key=value,key=value``."""
+"""Bots by name, with options: ``NAME`` or ``NAME:key=value,key=value``.
+
+An external program that speaks the bot protocol is ``ext:COMMAND ARGS`` (everything
+after ``ext:`` is the command line, split as a shell would), with options in brackets:
+``ext[time=0.5,grace=0.2]:python3 my_bot.py`` (see ``docs/bot-protocol.md``).
+"""
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from pitch.bots.base import Bot
+from pitch.bots.external import ExternalBot
 from pitch.bots.random_bot import RandomBot
 
 BotFactory = Callable[..., Bot]
 
-BOTS: dict[str, BotFactory] = {"random": RandomBot}
+BOTS: dict[str, BotFactory] = {"random": RandomBot, "ext": ExternalBot}
 """Registered bot names. Other modules add theirs with :func:`register`."""
 
 ALIASES: dict[str, str] = {}
@@ -31,6 +38,10 @@ class BotSpec:
     options: dict[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
+        if self.name == "ext" and "command" in self.options:
+            rest = {k: v for k, v in self.options.items() if k != "command"}
+            opts = "[" + ",".join(f"{k}={v}" for k, v in rest.items()) + "]" if rest else ""
+            return f"ext{opts}:{self.options['command']}"
         if not self.options:
             return self.name
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
@@ -47,13 +58,10 @@ def _value(text: str) -> Any:
     return text
 
 
-def parse_bot_spec(text: str) -> BotSpec:
-    """``ismcts:time=1.0,iterations=500`` -> ``BotSpec('ismcts', {...})``."""
-    name, _, rest = text.strip().partition(":")
-    name = name.strip().lower()
-    name = ALIASES.get(name, name)
-    if name not in BOTS and not name.startswith("ext"):
-        raise ValueError(f"unknown bot {text!r}; known bots: {', '.join(sorted(BOTS))}")
+_EXT = re.compile(r"\s*ext\s*(?:\[([^\]]*)\])?\s*:(.*)", re.IGNORECASE | re.DOTALL)
+
+
+def _options(rest: str, text: str) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if rest.strip():
         for part in rest.split(","):
@@ -61,7 +69,34 @@ def parse_bot_spec(text: str) -> BotSpec:
             if not eq or not key.strip():
                 raise ValueError(f"bad option {part!r} in bot {text!r}: expected key=value")
             options[key.strip()] = _value(val.strip())
-    return BotSpec(name, options)
+    return options
+
+
+def parse_bot_spec(text: str) -> BotSpec:
+    """``ismcts:time=1.0,iterations=500`` -> ``BotSpec('ismcts', {...})``.
+
+    >>> str(parse_bot_spec("ext[time=0.5]:python3 bot.py --fast"))
+    'ext[time=0.5]:python3 bot.py --fast'
+    """
+    ext = _EXT.fullmatch(text)
+    if ext is not None:
+        options = _options(ext[1] or "", text)
+        command = ext[2].strip()
+        if not command:
+            raise ValueError(f"bot {text!r}: ext needs a command line after 'ext:'")
+        if "command" in options:
+            raise ValueError(f"bot {text!r}: the command goes after 'ext:', not in [...]")
+        return BotSpec("ext", {"command": command, **options})
+    name, _, rest = text.strip().partition(":")
+    name = name.strip().lower()
+    name = ALIASES.get(name, name)
+    if name == "ext" or name.startswith("ext["):
+        raise ValueError(
+            f"bot {text!r}: an external bot is 'ext:COMMAND ARGS' or 'ext[time=T]:COMMAND ARGS'"
+        )
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {text!r}; known bots: {', '.join(sorted(BOTS))}")
+    return BotSpec(name, _options(rest, text))
 
 
 def make_bot(spec: str | BotSpec, *, rng: random.Random | None = None) -> Bot:

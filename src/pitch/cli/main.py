@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from pitch.cli import bench, simulate, verify
+from pitch.cli import bench, bot, play, simulate, verify
 
 app = typer.Typer(
     name="pitch",
@@ -17,6 +17,8 @@ app = typer.Typer(
 simulate.register(app)
 verify.register(app)
 bench.register(app)
+play.register(app)
+bot.register(app)
 
 
 def main() -> None:

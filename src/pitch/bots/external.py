@@ -1,0 +1,346 @@
+"""``ext:COMMAND ARGS``: any program that speaks the bot protocol, as a :class:`Bot`.
+
+The host half of ``docs/bot-protocol.md``. The process is started on the first
+decision and kept for later games. Before each decision the bot is sent the events
+since its last message (derived from the view, see :mod:`pitch.bots.protocol.events`),
+then ``act``; it has ``time`` seconds plus ``grace`` to answer (a fresh process also
+gets ``startup`` seconds to start).
+
+A decision the program does not make properly is forfeited: the host plays a random
+legal action (from this bot's own ``rng``), records a :class:`Forfeit` in
+:attr:`ExternalBot.forfeits` and logs a warning. Nothing it does stalls the host:
+
+* garbage, a malformed or an illegal answer forfeits that decision only;
+* silence past the limit, or an exit, forfeits it too, and the process is killed;
+  at the next decision a fresh one is started and told the game so far (a ``game``
+  message, then every event), at most ``restarts`` times per game, after which the
+  rest of the game is forfeited. The next game starts a fresh process again.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import logging
+import os
+import queue
+import random
+import shlex
+import subprocess
+import threading
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import IO, Any, ClassVar
+
+from pitch.bots.base import Bot, pick_from_mask
+from pitch.bots.protocol.events import Event, GameEvents, act_message, end_message
+from pitch.engine import ActionParseError, PlayerView, action_str, parse_action
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A decision the program did not make; ``fallback`` was played instead."""
+
+    game: int
+    """Games this bot had started before (0 for its first)."""
+    hand: int
+    """0-based hand of the game."""
+    reason: str
+    fallback: str
+
+
+class _Process:
+    """A running bot program: a writer thread feeds its stdin and a reader thread
+    collects its stdout lines, so the host never blocks on a pipe."""
+
+    def __init__(self, argv: Sequence[str], stderr: IO[str] | None) -> None:
+        self.popen = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            bufsize=1,
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self._outbox: queue.Queue[str | None] = queue.Queue()
+        self.answered = False
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._write, daemon=True).start()
+
+    def _read(self) -> None:
+        out = self.popen.stdout
+        assert out is not None
+        try:
+            for line in out:
+                self.lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self.lines.put(None)  # end of output: the program exited or closed stdout
+
+    def _write(self) -> None:
+        inp = self.popen.stdin
+        assert inp is not None
+        try:
+            while (text := self._outbox.get()) is not None:
+                inp.write(text)
+                inp.flush()
+            inp.close()
+        except (OSError, ValueError):
+            pass  # the program is gone; the reader sees the end of its output
+
+    def send(self, messages: Sequence[Event]) -> None:
+        if messages:
+            self._outbox.put("".join(json.dumps(m, separators=(",", ":")) + "\n" for m in messages))
+
+    def gone(self) -> str:
+        """Why its output ended: an exit status, or killed if it lingers."""
+        try:
+            return f"the program exited (status {self.popen.wait(timeout=1.0)})"
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return "the program closed its output; it was stopped"
+
+    def alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def close(self, wait: float) -> None:
+        """Close its input (a protocol bot then exits), wait a little, then kill."""
+        self._outbox.put(None)
+        try:
+            self.popen.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def kill(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout=5)
+
+
+_LIVE: weakref.WeakSet[ExternalBot] = weakref.WeakSet()
+
+
+@atexit.register
+def _kill_all() -> None:
+    for bot in list(_LIVE):
+        bot.close(wait=0.2)
+
+
+class ExternalBot(Bot):
+    """A bot played by another program over the bot protocol.
+
+    ``command`` is the command line (a string, split like a shell does, or a list).
+    ``time`` is the seconds per decision sent in each ``act`` (default: the
+    ``PITCH_EXT_TIME`` environment variable, else 1); ``grace`` the extra
+    seconds allowed before the decision is forfeited; ``startup`` extra seconds for a
+    freshly started program's first answer; ``restarts`` how many times per game a
+    program that crashed or went silent is started again; ``names`` the player names
+    sent in the ``game`` message; ``stderr`` where the program's stderr goes (default:
+    this process's stderr)."""
+
+    name: ClassVar[str] = "ext"
+    level: ClassVar[str] = "external"
+
+    def __init__(
+        self,
+        *,
+        rng: random.Random | None = None,
+        command: str | Sequence[str],
+        time: float | None = None,
+        grace: float = 0.5,
+        startup: float = 10.0,
+        restarts: int = 2,
+        names: Sequence[str] | None = None,
+        stderr: IO[str] | None = None,
+    ) -> None:
+        super().__init__(rng=rng)
+        if time is None:
+            time = default_time()
+        try:
+            argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+        except ValueError as e:
+            raise ValueError(f"ext: bad command line {command!r}: {e}") from None
+        if not argv:
+            raise ValueError("ext: the command line is empty")
+        for label, value in (("time", time), ("grace", grace), ("startup", startup)):
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+                raise ValueError(f"ext: {label} must be a number of seconds >= 0, not {value!r}")
+        if isinstance(restarts, bool) or not isinstance(restarts, int) or restarts < 0:
+            raise ValueError(f"ext: restarts must be a whole number >= 0, not {restarts!r}")
+        self.argv = argv
+        self.time = float(time)
+        self.grace = float(grace)
+        self.startup = float(startup)
+        self.restarts = restarts
+        self.names = list(names) if names is not None else None
+        self.stderr = stderr
+        self.forfeits: list[Forfeit] = []
+        self.decisions = 0
+        """Decisions asked of this bot (forfeited ones included)."""
+        self.games = 0
+        self._proc: _Process | None = None
+        self._game: GameEvents | None = None
+        self._sent = 0
+        """Events of the current game the running process has been sent."""
+        self._failures = 0
+        """Processes that crashed, went silent or would not start, this game."""
+        _LIVE.add(self)
+
+    def describe(self) -> str:
+        return "ext:" + shlex.join(self.argv)
+
+    # ------------------------------------------------------------------ game
+
+    def _follow(self, view: PlayerView) -> list[Event]:
+        """The game's events up to ``view``, starting a new game when it is one."""
+        if self._game is not None and not self._game.continues(view):
+            self._end_game(None)  # a new game began without game_over for the last
+        if self._game is None:
+            self._game = GameEvents(view, self.names)
+            self._sent = 0
+            self._failures = 0
+        return self._game.update(view)
+
+    def _end_game(self, winner: int | None) -> None:
+        if self._proc is not None and self._sent:
+            self._proc.send([end_message(winner)])
+        self._game = None
+        self._sent = 0
+        self.games += 1
+
+    def act(self, view: PlayerView) -> int:
+        events = self._follow(view)
+        self.decisions += 1
+        proc, why = self._running()
+        if proc is None:
+            return self._forfeit(view, why)
+        stale = _drain(proc)  # lines nobody asked for must not answer this act
+        if stale:
+            log.warning("%s: ignored %d unrequested output line(s)", self.describe(), stale)
+        proc.send([*events[self._sent :], act_message(view, self.time)])
+        self._sent = len(events)
+        limit = self.time + self.grace + (0.0 if proc.answered else self.startup)
+        try:
+            line = proc.lines.get(timeout=limit)
+        except queue.Empty:
+            proc.kill()
+            return self._forfeit(view, f"no answer within {limit:g} s; the program was stopped")
+        if line is None:
+            return self._forfeit(view, proc.gone())
+        proc.answered = True
+        action, problem = _parse_answer(line, view.legal)
+        if action is None:
+            return self._forfeit(view, problem)
+        return action
+
+    def _running(self) -> tuple[_Process | None, str]:
+        """The live process, started (and told the game so far) if need be."""
+        p = self._proc
+        if p is not None:
+            if p.alive():
+                return p, ""
+            p.kill()
+            self._proc = None
+            self._failures += 1
+        if self._failures > self.restarts:
+            return None, (
+                f"the program failed {self._failures} times this game; "
+                "not started again before the next game"
+            )
+        self._sent = 0
+        try:
+            self._proc = _Process(self.argv, self.stderr)
+        except OSError as e:
+            self._failures += 1
+            return None, f"cannot start {self.argv[0]!r}: {e.strerror or e}"
+        return self._proc, ""
+
+    def _forfeit(self, view: PlayerView, reason: str) -> int:
+        action = pick_from_mask(view.legal, self.rng)
+        hand = len(view.history)
+        f = Forfeit(self.games, hand, reason, action_str(action))
+        self.forfeits.append(f)
+        log.warning(
+            "%s (seat %d, game %d, hand %d) forfeits a decision: %s; played %s at random",
+            self.describe(),
+            view.seat,
+            f.game,
+            hand,
+            reason,
+            f.fallback,
+        )
+        return action
+
+    def game_over(self, view: PlayerView) -> None:
+        events = self._follow(view)
+        if self._proc is not None and self._proc.alive() and self._sent:
+            self._proc.send(events[self._sent :])
+            self._sent = len(events)
+        self._end_game(view.winner)
+
+    # ------------------------------------------------------------- clean-up
+
+    def close(self, wait: float = 1.0) -> None:
+        """Close the program's input and stop it (killed if it has not exited within
+        ``wait`` seconds)."""
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.close(wait)
+
+    def __enter__(self) -> ExternalBot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # At interpreter shutdown anything may be gone already.
+        with contextlib.suppress(Exception):
+            self.close(wait=0.2)
+
+
+def _drain(proc: _Process) -> int:
+    n = 0
+    while True:
+        try:
+            line = proc.lines.get_nowait()
+        except queue.Empty:
+            return n
+        if line is None:  # keep the end-of-output mark for the answer wait
+            proc.lines.put(None)
+            return n
+        n += 1
+
+
+def _parse_answer(line: str, legal: int) -> tuple[int | None, str]:
+    text = line.strip()
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    try:
+        msg: Any = json.loads(text)
+    except json.JSONDecodeError:
+        return None, f"the answer is not JSON: {shown!r}"
+    if not isinstance(msg, dict) or not isinstance(msg.get("action"), str):
+        return None, f'the answer is not {{"action": TEXT}}: {shown!r}'
+    try:
+        action = parse_action(msg["action"])
+    except ActionParseError as e:
+        return None, f"the answer is not an action: {e}"
+    if not legal >> action & 1:
+        return None, f"the answer {msg['action']!r} is not legal here"
+    return action, ""
+
+
+def default_time() -> float:
+    """Seconds per decision when ``ext:`` is given no ``time``: ``PITCH_EXT_TIME`` or 1."""
+    try:
+        return float(os.environ.get("PITCH_EXT_TIME", "1.0"))
+    except ValueError:
+        return 1.0

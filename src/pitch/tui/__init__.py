@@ -1,0 +1,1 @@
+"""The terminal game: ``pitch play`` and ``pitch replay`` (``docs/terminal.md``)."""

@@ -1,0 +1,149 @@
+"""What the player typed, and why a move is refused, in the player's language.
+
+A move is a card (``Ah``, ``10h``, ``A♥``) or a number from the list of legal moves;
+in the auction the number is the bid itself (0 or ``pass`` to pass).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pitch.engine import (
+    BID,
+    PASS,
+    CardParseError,
+    GameState,
+    IllegalActionError,
+    parse_card,
+)
+from pitch.engine.actions import BID_BASE
+from pitch.i18n import _, suit_name, term
+from pitch.tui.cards import card_label, symbols_to_letters
+
+
+class InputError(ValueError):
+    """Input that is not a move or a command; the message is for the player."""
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str  # "hint", "quit", "help", "score", "nothing"
+
+
+HINT = Command("hint")
+QUIT = Command("quit")
+HELP = Command("help")
+SCORE = Command("score")
+NOTHING = Command("nothing")
+
+_COMMANDS = {
+    "?": HINT,
+    "h": HINT,
+    "hint": HINT,
+    "q": QUIT,
+    "quit": QUIT,
+    "exit": QUIT,
+    "help": HELP,
+    "s": SCORE,
+    "score": SCORE,
+    "": NOTHING,
+}
+
+
+def command_words() -> dict[str, Command]:
+    """Commands in English and in the current language."""
+    words = dict(_COMMANDS)
+    for word, cmd in (
+        (_("hint"), HINT),
+        (_("quit"), QUIT),
+        (_("help"), HELP),
+        (_("score"), SCORE),
+    ):
+        words.setdefault(word.lower(), cmd)
+    return words
+
+
+def parse_input(text: str, state: GameState, choices: list[int]) -> int | Command:
+    """An action id, a command, or :class:`InputError`.
+
+    ``choices`` are the legal cards in the order shown (numbered from 1)."""
+    t = symbols_to_letters(text.strip()).lower()
+    cmd = command_words().get(t)
+    if cmd is not None:
+        return cmd
+    if state.phase == BID:
+        return _parse_bid(t, text)
+    if t.isdigit():
+        k = int(t)
+        if 1 <= k <= len(choices):
+            return choices[k - 1]
+        raise InputError(
+            _("There is no move {number}: pick 1 to {last}, or type a card.").format(
+                number=k, last=len(choices)
+            )
+        )
+    try:
+        return parse_card(t)
+    except CardParseError:
+        raise InputError(
+            _(
+                "'{text}' is not a card. Type a card like Ah or 10h (rank, then suit "
+                "c d h s), or a number from the list."
+            ).format(text=text.strip())
+        ) from None
+
+
+def _parse_bid(t: str, raw: str) -> int:
+    if t in ("pass", "p", term("pass").lower()):
+        return PASS
+    for prefix in ("bid ", term("bid").lower() + " "):
+        if t.startswith(prefix):
+            t = t[len(prefix) :].strip()
+    if t.isdigit() and 0 <= int(t) <= 4:
+        return BID_BASE + int(t)
+    try:
+        parse_card(t)
+    except CardParseError:
+        pass
+    else:
+        raise InputError(_("The auction is not over: bid or pass first (R3.1)."))
+    raise InputError(
+        _("'{text}' is not a bid. Type 0 or pass to pass, or a bid from 1 to 4.").format(
+            text=raw.strip()
+        )
+    )
+
+
+def explain(err: IllegalActionError, state: GameState, action: int) -> str:
+    """The rule a refused move breaks, in plain words (the state is unchanged)."""
+    rule = err.rule
+    if state.phase == BID:
+        high = state.high_bid
+        if rule == "R3.5":
+            return _("Everyone else passed, so the dealer must bid at least 2 (R3.5).")
+        if rule == "R3.2":
+            return _("This table's lowest bid is {bid} (R3.2).").format(bid=state.rules.min_bid)
+        if rule == "R3.6":
+            return _("At this table the dealer may not steal the bid: bid higher or pass (R3.6).")
+        if rule == "R3.3":
+            return _("A bid must be higher than the current high bid of {bid} (R3.3).").format(
+                bid=high
+            )
+        if rule == "R3.1":
+            return _("The auction is not over: bid or pass first (R3.1).")
+    else:
+        if action >= BID_BASE:
+            return _("The auction is over: play a card (R4.2).")
+        hand = state.hands[state.to_act]
+        if not hand >> action & 1:
+            return _("{card} is not in your hand (R4.2).").format(card=card_label(action, False))
+        if rule == "R4.3":
+            led, trump = state.lead_suit, state.trump
+            if led == trump:
+                return _(
+                    "Trump ({suit}) was led and you hold trump, so you must play trump (R4.3)."
+                ).format(suit=suit_name(trump))
+            return _(
+                "Suit led: {led}. You hold that suit, so follow it or play trump ({trump}) (R4.3)."
+            ).format(led=suit_name(led), trump=suit_name(trump))
+    return str(err)  # a rule this table cannot break from the keyboard; the engine's words

@@ -1,0 +1,106 @@
+"""``pitch replay``: step through any game record, hand by hand, trick by trick.
+
+Every card is face up. Enter shows the next trick, ``n`` jumps to the end of the
+hand, ``q`` stops. Without a terminal on standard input the whole game is printed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from pitch.engine import HandRecord, Rules, replay_record
+from pitch.i18n import _, suit_name, term
+from pitch.tui.app import Terminal
+from pitch.tui.cards import card_text, sorted_hand, suit_text
+from pitch.tui.render import bid_label, hand_summary, trick_line
+from pitch.tui.session import Seating
+
+
+def seating_of(record: dict[str, Any], rules: Rules) -> Seating:
+    names = record.get("players")
+    if not (
+        isinstance(names, list)
+        and len(names) == rules.players
+        and all(isinstance(x, str) for x in names)
+    ):
+        names = [_("Seat {seat}").format(seat=s) for s in range(rules.players)]
+    return Seating(rules, list(names))
+
+
+def hand_screen(
+    seating: Seating, hand: HandRecord, number: int, shown: int, symbols: bool
+) -> RenderableType:
+    """Hand ``number`` with its deal, auction and the first ``shown`` tricks."""
+    n = seating.rules.players
+    title = Text(_("Hand {number}").format(number=number), style="bold magenta")
+    title.append("  " + term("dealer").capitalize() + ": " + seating.names[hand.dealer])
+    if hand.pitcher is not None and hand.trump is not None:
+        title.append(
+            "  " + term("pitcher").capitalize() + f": {seating.names[hand.pitcher]} ({hand.bid})"
+        )
+        title.append("  " + term("trump").capitalize() + " ")
+        title.append_text(suit_text(hand.trump, symbols))
+        title.append(" " + suit_name(hand.trump))
+    parts: list[RenderableType] = [title]
+    trump = hand.trump if hand.trump is not None else -1
+    width = max(len(x) for x in seating.names)
+    for s in range(n):
+        line = Text(f"{seating.names[s]:<{width}}  ")
+        for c in sorted_hand(hand.deal[s], trump):
+            line.append_text(card_text(c, symbols))
+            line.append(" ")
+        parts.append(line)
+    auction = Text(_("Auction") + ": ", style="bold")
+    auction.append(", ".join(f"{seating.names[s]} {bid_label(b)}" for s, b in hand.bids))
+    parts.append(auction)
+    for k, tr in enumerate(hand.tricks[:shown]):
+        line = Text(f"{term('trick').capitalize()} {k + 1}: ", style="bold")
+        line.append_text(trick_line(seating, tr.leader, tr.cards, symbols))
+        line.append("-> " + seating.names[tr.winner], style="yellow")
+        parts.append(line)
+    return Group(*parts)
+
+
+def run_replay(record: dict[str, Any], terminal: Terminal, *, symbols: bool = True) -> int:
+    """Show a record; the record must pass the verifier first (raises RecordError)."""
+    state = replay_record(record)
+    seating = seating_of(record, state.rules)
+    hands = state.history
+    interactive = terminal.stdin.isatty()
+    try:
+        for i, hand in enumerate(hands):
+            number = i + 1
+            shown = 0 if interactive else len(hand.tricks)
+            while interactive and shown < len(hand.tricks):
+                terminal.show(hand_screen(seating, hand, number, shown, symbols))
+                key = terminal.ask(_("Enter: next trick, n: end of hand, q: quit ")).strip()
+                if key.lower() == "q":
+                    return 0
+                shown = len(hand.tricks) if key.lower() == "n" else shown + 1
+            terminal.show(
+                Group(
+                    hand_screen(seating, hand, number, shown, symbols),
+                    hand_summary(seating, hands, number, symbols),
+                )
+            )
+            if interactive and number < len(hands):
+                key = terminal.ask(_("Enter: next hand, q: quit ")).strip()
+                if key.lower() == "q":
+                    return 0
+    except (KeyboardInterrupt, EOFError):
+        return 0
+    if state.winner is not None:
+        terminal.console.print(
+            Text(
+                _("{name} won the game, {score} points!").format(
+                    name=seating.side_name(state.winner), score=state.scores[state.winner]
+                ),
+                style="bold yellow",
+            )
+        )
+    else:
+        terminal.console.print(Text(_("The game is unfinished."), style="dim"))
+    return 0

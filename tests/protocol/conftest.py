@@ -1,0 +1,19 @@
+"""Helpers for the protocol tests: command lines of bot programs."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MISBEHAVING = Path(__file__).with_name("bots") / "misbehaving_bot.py"
+EXAMPLE_BOT = ROOT / "docs" / "examples" / "example_bot.py"
+
+
+def pitch_bot(spec: str, seed: int) -> list[str]:
+    """``pitch bot SPEC --seed S`` with this interpreter."""
+    return [sys.executable, "-m", "pitch", "bot", spec, "--seed", str(seed)]
+
+
+def misbehaving(mode: str, good: int = 0) -> list[str]:
+    return [sys.executable, str(MISBEHAVING), mode, str(good)]
