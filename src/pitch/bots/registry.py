@@ -15,15 +15,30 @@ from typing import Any
 
 from pitch.bots.base import Bot
 from pitch.bots.external import ExternalBot
+from pitch.bots.heuristic import HeuristicBot
+from pitch.bots.ismcts import IsmctsBot
+from pitch.bots.pimc import PimcBot
 from pitch.bots.random_bot import RandomBot
 
 BotFactory = Callable[..., Bot]
 
-BOTS: dict[str, BotFactory] = {"random": RandomBot, "ext": ExternalBot}
+BOTS: dict[str, BotFactory] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "pimc": PimcBot,
+    "ismcts": IsmctsBot,
+    "ext": ExternalBot,
+}
 """Registered bot names. Other modules add theirs with :func:`register`."""
 
-ALIASES: dict[str, str] = {}
-"""Level names players understand, mapped to bot specs (``beginner`` -> ``random``)."""
+ALIASES: dict[str, str] = {
+    "beginner": "random",
+    "club": "heuristic",
+    "expert": "pimc:samples=60,time=1.0",
+    "master": "ismcts:iterations=1000,time=1.0",
+}
+"""Level names players understand, mapped to bot specs (``beginner`` -> ``random``,
+``expert`` -> ``pimc:time=1.0``). Options given with the alias override the spec's."""
 
 
 def register(name: str, factory: BotFactory, *aliases: str) -> None:
@@ -89,14 +104,20 @@ def parse_bot_spec(text: str) -> BotSpec:
         return BotSpec("ext", {"command": command, **options})
     name, _, rest = text.strip().partition(":")
     name = name.strip().lower()
-    name = ALIASES.get(name, name)
+    options: dict[str, Any] = {}
+    if name in ALIASES:
+        base = parse_bot_spec(ALIASES[name])
+        name = base.name
+        options.update(base.options)
     if name == "ext" or name.startswith("ext["):
         raise ValueError(
             f"bot {text!r}: an external bot is 'ext:COMMAND ARGS' or 'ext[time=T]:COMMAND ARGS'"
         )
     if name not in BOTS:
-        raise ValueError(f"unknown bot {text!r}; known bots: {', '.join(sorted(BOTS))}")
-    return BotSpec(name, _options(rest, text))
+        known = sorted(BOTS) + sorted(ALIASES)
+        raise ValueError(f"unknown bot {text!r}; known bots: {', '.join(known)}")
+    options.update(_options(rest, text))
+    return BotSpec(name, options)
 
 
 def make_bot(spec: str | BotSpec, *, rng: random.Random | None = None) -> Bot:

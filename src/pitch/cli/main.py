@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from pitch.cli import bench, bot, play, simulate, verify
+from pitch.cli import arena, bench, bot, play, simulate, verify
 
 app = typer.Typer(
     name="pitch",
@@ -19,6 +19,7 @@ verify.register(app)
 bench.register(app)
 play.register(app)
 bot.register(app)
+arena.register(app)
 
 
 def main() -> None:

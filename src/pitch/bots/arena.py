@@ -1,0 +1,249 @@
+"""Duplicate matches between two bots, and their statistics.
+
+What is paired. A *deal* is one seeded game: the deal seed seeds every shuffle
+of that game and the first dealer. Each deal is played once per *rotation*:
+
+* partnership game: bot A holds seats 0+2 and B seats 1+3, then the same deal
+  with the teams swapped (2 games);
+* solo games with P players: A sits in seat r and B in every other seat, for
+  r = 0..P-1 (P games).
+
+Both rotations of a deal see the same shuffles for as long as both games last
+(a game that ends earlier simply stops using them). The bot in seat s of every
+rotation gets a generator seeded from (deal seed, s), so two identical
+deterministic bots play mirror games and tie exactly.
+
+"Points per hand" for a bot is the score change of the side(s) it controls,
+summed over a deal's games and divided by the hands played; with several sides
+(B in a solo game) it is their mean. The paired difference is A's minus B's, per
+hand, with deals as independent clusters (see :mod:`pitch.bots.stats`).
+
+Bots are created only with :func:`make_bot`, inside the process that plays the
+deal: they may hold subprocesses (``ext:``) and are never pickled.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from pitch.bots.registry import make_bot, parse_bot_spec
+from pitch.bots.runner import play_game
+from pitch.bots.stats import Interval, ratio_interval, wilson_interval
+from pitch.engine import Rules, dumps, game_record
+
+LABELS = ("A", "B")
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    bot_a: str
+    bot_b: str
+    rules: Rules
+    deals: int
+    seed: int
+    max_hands: int = 200
+    """A game still running after this many hands stops unfinished (no winner)."""
+    records: bool = False
+    """Return each game's JSON Lines record as well."""
+
+    def __post_init__(self) -> None:
+        # Fail early, in the parent, on a bad spec.
+        parse_bot_spec(self.bot_a)
+        parse_bot_spec(self.bot_b)
+        if self.deals < 1:
+            raise ValueError(f"deals must be at least 1, not {self.deals}")
+
+
+def rotations(rules: Rules) -> list[tuple[int, ...]]:
+    """For each rotation, the bot (0 = A, 1 = B) in each seat.
+
+    >>> rotations(Rules(partnerships=True))
+    [(0, 1, 0, 1), (1, 0, 1, 0)]
+    >>> rotations(Rules(players=3))
+    [(0, 1, 1), (1, 0, 1), (1, 1, 0)]
+    """
+    n = rules.players
+    if rules.partnerships:
+        return [(0, 1, 0, 1), (1, 0, 1, 0)]
+    return [tuple(0 if s == r else 1 for s in range(n)) for r in range(n)]
+
+
+def deal_seed(seed: int, index: int) -> int:
+    """The seed of deal ``index`` of a match seeded with ``seed``."""
+    return random.Random(f"pitch-arena/{seed}/{index}").getrandbits(64)
+
+
+@dataclass
+class BotTally:
+    """One bot's totals over one deal (or many)."""
+
+    points: float = 0.0
+    """Score change of its sides, averaged over the sides it controls."""
+    hands: int = 0
+    seat_hands: int = 0
+    """Hands times seats it held (the chances it had to win an auction)."""
+    games: int = 0
+    games_won: int = 0
+    auctions_won: int = 0
+    made: int = 0
+    set: int = 0
+    bid_sum: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+
+    def add(self, other: BotTally) -> None:
+        for k, v in asdict(other).items():
+            setattr(self, k, getattr(self, k) + v)
+
+
+@dataclass
+class DealResult:
+    index: int
+    seed: int
+    tally: tuple[BotTally, BotTally]
+    unfinished: int = 0
+    records: list[str] = field(default_factory=list)
+
+
+def play_deal(cfg: ArenaConfig, index: int) -> DealResult:
+    """Play every rotation of one deal. Runs in a worker process (or a Ray task)."""
+    seed = deal_seed(cfg.seed, index)
+    rules = cfg.rules
+    specs = (cfg.bot_a, cfg.bot_b)
+    tally = (BotTally(), BotTally())
+    unfinished = 0
+    records: list[str] = []
+    for rot, who in enumerate(rotations(rules)):
+        bots = [
+            make_bot(specs[b], rng=random.Random(f"pitch-arena/{seed}/seat{s}"))
+            for s, b in enumerate(who)
+        ]
+        outcome = play_game(rules, bots, random.Random(seed), max_hands=cfg.max_hands)
+        st = outcome.state
+        sides = [sorted({rules.side_of(s) for s, b in enumerate(who) if b == k}) for k in (0, 1)]
+        hands = [h for h in st.history if h.result is not None]
+        for k in (0, 1):
+            t = tally[k]
+            t.games += 1
+            if st.winner is not None and st.winner in sides[k]:
+                t.games_won += 1
+            t.hands += len(hands)
+            t.seat_hands += len(hands) * sum(1 for b in who if b == k)
+            for h in hands:
+                assert h.result is not None
+                t.points += sum(h.result.delta[sd] for sd in sides[k]) / len(sides[k])
+                if who[h.result.pitcher] == k:
+                    t.auctions_won += 1
+                    t.bid_sum += h.result.bid
+                    if h.result.made:
+                        t.made += 1
+                    else:
+                        t.set += 1
+            for s, b in enumerate(who):
+                if b == k:
+                    t.decisions += outcome.decisions[s]
+                    t.seconds += outcome.think_seconds[s]
+        if st.winner is None:
+            unfinished += 1
+        if cfg.records:
+            rec = game_record(
+                st,
+                bots=[specs[b] for b in who],
+                seed=seed,
+                arena={"deal": index, "rotation": rot},
+            )
+            records.append(dumps(rec))
+    return DealResult(index, seed, tally, unfinished, records)
+
+
+Runner = Callable[[ArenaConfig, list[int]], Iterator[DealResult]]
+
+
+def run_local(cfg: ArenaConfig, indices: list[int], workers: int = 1) -> Iterator[DealResult]:
+    """Deals in this process (``workers`` <= 1) or a process pool, as they finish."""
+    if workers <= 1:
+        for i in indices:
+            yield play_deal(cfg, i)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(play_deal, cfg, i) for i in indices]
+        for f in as_completed(futures):
+            yield f.result()
+
+
+@dataclass(frozen=True)
+class Summary:
+    config: ArenaConfig
+    deals: int
+    tally: tuple[BotTally, BotTally]
+    points_per_hand: tuple[float, float]
+    diff: Interval
+    """A's points per hand minus B's, 95% interval (deals as clusters)."""
+    win_rate: tuple[Interval, Interval]
+    unfinished: int
+
+    def to_dict(self) -> dict[str, Any]:
+        bots = []
+        for k, spec in enumerate((self.config.bot_a, self.config.bot_b)):
+            t = self.tally[k]
+            bots.append(
+                {
+                    "label": LABELS[k],
+                    "bot": spec,
+                    "points_per_hand": self.points_per_hand[k],
+                    "games": t.games,
+                    "games_won": t.games_won,
+                    "game_win_rate": self.win_rate[k].to_dict(),
+                    "hands": t.hands,
+                    "bids_won": t.auctions_won,
+                    "auction_win_rate": t.auctions_won / t.seat_hands if t.seat_hands else None,
+                    "contracts_made": t.made,
+                    "contracts_set": t.set,
+                    "set_rate": t.set / t.auctions_won if t.auctions_won else None,
+                    "average_bid": t.bid_sum / t.auctions_won if t.auctions_won else None,
+                    "decisions": t.decisions,
+                    "seconds_per_decision": t.seconds / t.decisions if t.decisions else None,
+                }
+            )
+        r = self.config.rules
+        return {
+            "rules": r.to_dict(),
+            "deals": self.deals,
+            "games": self.tally[0].games,
+            "seed": self.config.seed,
+            "unfinished_games": self.unfinished,
+            "bots": bots,
+            "paired_difference": {"per": "hand", "confidence": 0.95, **self.diff.to_dict()},
+        }
+
+
+def summarize(cfg: ArenaConfig, results: Iterable[DealResult]) -> Summary:
+    results = sorted(results, key=lambda r: r.index)
+    total = (BotTally(), BotTally())
+    diffs: list[float] = []
+    sizes: list[float] = []
+    unfinished = 0
+    for r in results:
+        for k in (0, 1):
+            total[k].add(r.tally[k])
+        # Both bots play the same hands of a deal, so its hand count is shared.
+        diffs.append(r.tally[0].points - r.tally[1].points)
+        sizes.append(r.tally[0].hands)
+        unfinished += r.unfinished
+    pph = tuple(t.points / t.hands if t.hands else float("nan") for t in total)
+    return Summary(
+        config=cfg,
+        deals=len(results),
+        tally=total,
+        points_per_hand=(pph[0], pph[1]),
+        diff=ratio_interval(diffs, sizes),
+        win_rate=(
+            wilson_interval(total[0].games_won, total[0].games),
+            wilson_interval(total[1].games_won, total[1].games),
+        ),
+        unfinished=unfinished,
+    )

@@ -1,0 +1,54 @@
+"""Run arena deals as Ray tasks: the same :func:`~pitch.bots.arena.play_deal`, remote.
+
+``address`` is a cluster address (``ray://host:10001`` or ``host:6379``),
+``auto`` (the cluster this machine belongs to), or ``local`` (start a Ray
+instance here). When Ray is already initialized in this process it is used as
+is. Bots are created inside each task, never shipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from pitch.bots.arena import ArenaConfig, DealResult, play_deal
+
+
+class RayUnavailable(RuntimeError):
+    """Ray is not installed or the cluster could not be reached."""
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise RayUnavailable(
+            "Ray is not installed: pip install 'pitch[ray]' (or pip install 'ray>=2.9,<3')"
+        ) from None
+    return ray
+
+
+def run_ray(cfg: ArenaConfig, indices: list[int], address: str) -> Iterator[DealResult]:
+    """Deals as Ray tasks, yielded as they finish. Connects before returning, so a bad
+    address fails here (as :class:`RayUnavailable`) rather than mid-iteration."""
+    ray = _ray()
+    if not ray.is_initialized():
+        try:
+            if address == "local":
+                ray.init(include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=address, log_to_driver=False)
+        except Exception as e:  # Ray raises several unrelated types for a bad address
+            raise RayUnavailable(f"could not connect to Ray at {address!r}: {e}") from None
+    remote = ray.remote(play_deal)
+    cfg_ref = ray.put(cfg)
+    pending = [remote.remote(cfg_ref, i) for i in indices]
+    return _drain(ray, pending)
+
+
+def _drain(ray: Any, pending: list[Any]) -> Iterator[DealResult]:
+    while pending:
+        done, pending = ray.wait(pending, num_returns=1)
+        for ref in done:
+            result: DealResult = ray.get(ref)
+            yield result

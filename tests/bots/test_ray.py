@@ -1,0 +1,28 @@
+"""The Ray backend, on a real local Ray instance (small: one CPU, two deals)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pitch.bots.arena import ArenaConfig, run_local, summarize
+from pitch.engine import Rules
+
+ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'pitch[ray]')")
+
+
+@pytest.mark.slow
+def test_ray_backend_matches_local() -> None:
+    from pitch.bots.ray_backend import run_ray
+
+    cfg = ArenaConfig(
+        bot_a="heuristic", bot_b="random", rules=Rules(partnerships=True), deals=2, seed=4
+    )
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = summarize(cfg, run_ray(cfg, [0, 1], "local"))
+    finally:
+        ray.shutdown()
+    local = summarize(cfg, run_local(cfg, [0, 1]))
+    assert remote.deals == 2
+    assert remote.points_per_hand == local.points_per_hand
+    assert remote.diff == local.diff
