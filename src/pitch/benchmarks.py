@@ -104,6 +104,11 @@ def run_compiled(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[s
     single = max(compiled_hands(rules, big, seed + i) for i in range(repeat))
     batched = max(compiled_hands(rules, big * workers, seed + i, workers) for i in range(repeat))
     playouts = max(compiled_playouts(rules, big, seed + i) for i in range(repeat))
+    search = {
+        f"{bot}_{name}_rollouts_per_s": round(search_rollouts(rules, bot, name, 0.25, seed), 1)
+        for bot in ("pimc", "ismcts")
+        for name in ("heuristic", "fast")
+    }
     return {
         "compiled": True,
         "compile_seconds": round(compile_seconds, 3),
@@ -111,4 +116,38 @@ def run_compiled(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[s
         "compiled_hands_per_s": round(single, 1),
         "compiled_batched_hands_per_s": round(batched, 1),
         "compiled_playouts_per_s": round(playouts, 1),
+        **search,
     }
+
+
+def search_rollouts(rules: Rules, bot: str, rollout: str, seconds: float, seed: int) -> float:
+    """Rollouts per second inside a search bot (``pimc`` or ``ismcts``) with the named
+    rollout, over decisions of ``seconds`` each from random positions."""
+    from pitch.bots.ismcts import IsmctsBot
+    from pitch.bots.pimc import PimcBot
+
+    rng = random.Random(seed)
+    cls = PimcBot if bot == "pimc" else IsmctsBot
+    b = cls(rng=random.Random(seed), time=seconds, rollout=rollout)
+    inner = b.rollout
+    count = [0]
+
+    def counted(state: GameState, r: random.Random) -> tuple[tuple[int, ...], int]:
+        count[0] += 1
+        return inner(state, r)
+
+    b.rollout = counted
+    elapsed = 0.0
+    for _ in range(4):
+        s = GameState(rules)
+        s.deal_random(rng)
+        for _ in range(rng.randrange(4, 12)):
+            if s.phase == DEAL or len(s.legal_actions()) == 1:
+                break
+            s.apply(_pick(s.legal_mask(), rng.random))
+        if s.phase == DEAL or s.phase == OVER:
+            continue
+        t0 = time.perf_counter()
+        b.act(s.view(s.current_player()))
+        elapsed += time.perf_counter() - t0
+    return count[0] / elapsed if elapsed else 0.0

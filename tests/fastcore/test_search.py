@@ -6,8 +6,10 @@ import random
 
 import pytest
 
+from pitch.bots.registry import make_bot
 from pitch.engine import PLAY, PitchError, Rules
 from pitch.engine.fast import random_playout as engine_playout
+from pitch.fastcore import COMPILED
 from pitch.fastcore.search import evaluate_actions, heuristic_rollout, random_rollout
 from tests.fastcore.diffcheck import TABLES
 from tests.fastcore.test_api import positions
@@ -45,3 +47,14 @@ def test_evaluate_actions_refuses_illegal_actions() -> None:
     bad = next(a for a in range(57) if not s.legal_mask() >> a & 1)
     with pytest.raises(PitchError, match="not legal"):
         evaluate_actions(s, [bad], random.Random(1))
+
+
+@pytest.mark.skipif(not COMPILED, reason="numba is not installed or is disabled")
+@pytest.mark.parametrize(
+    "spec", ["pimc:rollout=fast,samples=3", "ismcts:rollout=fast,iterations=20"]
+)
+def test_search_bots_take_the_compiled_rollouts(spec: str) -> None:
+    bot = make_bot(spec, rng=random.Random(1))
+    for s in positions(Rules(players=3), random.Random(4), 12):
+        a = bot.act(s.view(s.current_player()))
+        assert s.legal_mask() >> a & 1

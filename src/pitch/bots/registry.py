@@ -95,7 +95,7 @@ def parse_bot_spec(text: str) -> BotSpec:
     """
     ext = _EXT.fullmatch(text)
     if ext is not None:
-        options = _options(ext[1] or "", text)
+        options: dict[str, Any] = _options(ext[1] or "", text)
         command = ext[2].strip()
         if not command:
             raise ValueError(f"bot {text!r}: ext needs a command line after 'ext:'")
@@ -104,7 +104,7 @@ def parse_bot_spec(text: str) -> BotSpec:
         return BotSpec("ext", {"command": command, **options})
     name, _, rest = text.strip().partition(":")
     name = name.strip().lower()
-    options: dict[str, Any] = {}
+    options = {}
     if name in ALIASES:
         base = parse_bot_spec(ALIASES[name])
         name = base.name

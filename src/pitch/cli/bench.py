@@ -43,7 +43,12 @@ def bench(
             f"  batched     : {res['compiled_batched_hands_per_s']:>12,.0f} hands/s "
             f"({res['workers']} threads)\n"
             f"  playouts    : {res['compiled_playouts_per_s']:>12,.0f} playouts/s "
-            "(GameState in, 100 per call)"
+            "(GameState in, 100 per call)\n"
+            "rollouts inside the search bots (python heuristic -> compiled 'fast'):\n"
+            f"  pimc        : {res['pimc_heuristic_rollouts_per_s']:>12,.0f} -> "
+            f"{res['pimc_fast_rollouts_per_s']:,.0f} rollouts/s\n"
+            f"  ismcts      : {res['ismcts_heuristic_rollouts_per_s']:>12,.0f} -> "
+            f"{res['ismcts_fast_rollouts_per_s']:,.0f} rollouts/s"
         )
     else:
         typer.echo(
