@@ -124,6 +124,8 @@ def test_policy_mask() -> None:
         policy_mask("clever")
     with pytest.raises(PitchError, match="one bit per seat"):
         policy_mask(1000)
+    with pytest.raises(PitchError, match="one bit per seat"):
+        policy_mask(True)
 
 
 def _detail_rows(seed: int) -> list[list[int]]:

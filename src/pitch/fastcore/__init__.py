@@ -57,7 +57,7 @@ def policy_mask(policy: str | int | Sequence[str]) -> int:
     """``'random'``, ``'heuristic'``, one name per seat, or a raw mask (bit = seat
     played by the heuristic)."""
     if isinstance(policy, int):
-        if not 0 <= policy <= layout.HEURISTIC:
+        if isinstance(policy, bool) or not 0 <= policy <= layout.HEURISTIC:
             raise PitchError(f"a policy mask has one bit per seat (0..127), not {policy}")
         return policy
     names: list[str] = [policy] * 7 if isinstance(policy, str) else [str(p) for p in policy]
