@@ -2,7 +2,7 @@
 # The whole test suite: set-up, lint, format, types, layers, tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh  # its EXTRAS default lists every group the tests need
+bash scripts/setup.sh  # installs the extras named in setup.sh (PITCH_EXTRAS overrides)
 export PATH="$PWD/.venv/bin:$PATH"
 echo "== ruff"; ruff check . && ruff format --check .
 echo "== mypy --strict"; mypy

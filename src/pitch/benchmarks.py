@@ -10,16 +10,9 @@ from pitch.engine import DEAL, OVER, GameState, Rules
 from pitch.engine.fast import random_playout
 
 
-def _pick(mask: int, rand: Any) -> int:
-    k = int(rand() * mask.bit_count())
-    for _ in range(k):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
-
-
 def checked_hands(rules: Rules, hands: int, seed: int) -> float:
-    """Random full hands per second through the checked public API: deal, then
-    ``legal_actions()`` and ``apply()`` for every bid and card."""
+    """Random full hands per second through the checked public API: ``deal_random``,
+    then ``legal_mask()`` and the checked ``apply()`` for every bid and card."""
     rng = random.Random(seed)
     rand = rng.random
     state = GameState(rules)
@@ -28,8 +21,19 @@ def checked_hands(rules: Rules, hands: int, seed: int) -> float:
         if state.phase == OVER:
             state = GameState(rules)
         state.deal_random(rng)
-        while state.phase != DEAL and state.phase != OVER:
-            state.apply(_pick(state.legal_actions().mask, rand))
+        apply = state.apply
+        legal_mask = state.legal_mask
+        while True:
+            phase = state.phase
+            if phase in (DEAL, OVER):
+                break
+            # A uniform choice among the legal actions: the k-th lowest set bit.
+            mask = legal_mask()
+            k = int(rand() * mask.bit_count())
+            while k:
+                mask &= mask - 1
+                k -= 1
+            apply((mask & -mask).bit_length() - 1)
     return hands / (time.perf_counter() - t0)
 
 

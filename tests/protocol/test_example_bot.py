@@ -48,9 +48,23 @@ def test_example_bot_plays_a_full_game(rules: Rules) -> None:
     reason="`pitch arena` is not on this branch yet (it comes with the bots work)",
 )
 def test_example_bot_in_the_arena() -> None:
+    _ONE_QUICK_DEAL = ["--deals", "1", "--workers", "1", "--max-hands", "30"]
     command = f"ext[time=5,grace=5]:{sys.executable} {EXAMPLE_BOT}"
     run = subprocess.run(
-        [sys.executable, "-m", "pitch", "arena", command, "random", "--games", "2"],
+        [
+            sys.executable,
+            "-m",
+            "pitch",
+            "arena",
+            command,
+            "random",
+            "--deals",
+            "1",
+            "--workers",
+            "1",
+            "--max-hands",
+            "30",
+        ],
         capture_output=True,
         text=True,
         timeout=300,

@@ -26,6 +26,11 @@ def _others(n: int, seed: int) -> list[Bot]:
     return [RandomBot(rng=random.Random(seed * 100 + i)) for i in range(1, n)]
 
 
+# Search bots stop on the clock by default, which no two processes share: give them a
+# fixed budget (a clock limit they never reach) so their decisions are reproducible.
+_FIXED_BUDGET = {"pimc": "pimc:samples=6,time=100", "ismcts": "ismcts:iterations=40,time=100"}
+
+
 @pytest.mark.parametrize("name", sorted(set(BOTS) - {"ext"}))
 def test_same_decisions_as_in_process(name: str, tmp_path: Path) -> None:
     """Seat 0 is NAME with seed 7, in-process and through ``pitch bot``, for two games
@@ -33,9 +38,10 @@ def test_same_decisions_as_in_process(name: str, tmp_path: Path) -> None:
     rules = Rules(players=4)
     # Random bidders rarely finish a game (scores run far below zero): some hands do.
     max_hands = 8 if name == "random" else 3
-    inproc = make_bot(name, rng=random.Random(7))
+    spec = _FIXED_BUDGET.get(name, name)
+    inproc = make_bot(spec, rng=random.Random(7))
     with (tmp_path / "stderr").open("w+") as err:
-        with ExternalBot(command=pitch_bot(name, 7), stderr=err, **SLOW_OK) as ext:
+        with ExternalBot(command=pitch_bot(spec, 7), stderr=err, **SLOW_OK) as ext:
             for game in range(2):
                 a = _play(rules, [inproc, *_others(4, game)], game, max_hands)
                 b = _play(rules, [ext, *_others(4, game)], game, max_hands)

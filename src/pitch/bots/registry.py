@@ -11,6 +11,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from typing import Any
 
 from pitch.bots.base import Bot
@@ -45,6 +46,35 @@ def register(name: str, factory: BotFactory, *aliases: str) -> None:
     BOTS[name] = factory
     for a in aliases:
         ALIASES[a] = name
+
+
+ENTRY_POINT_GROUP = "pitch.bots"
+"""Bots defined above this layer or in other packages declare an entry point in this
+group (``name = "module:Factory"``); :func:`load_bot` imports one on first use."""
+
+
+def load_bot(name: str) -> BotFactory | None:
+    """The factory registered as ``name``, importing it from its entry point if need be.
+    A bot whose optional dependencies are missing gives a clear error."""
+    if name in BOTS:
+        return BOTS[name]
+    found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if not found:
+        return None
+    try:
+        factory = found[0].load()
+    except ImportError as e:
+        raise ValueError(
+            f"bot {name!r} needs a package that is not installed ({e.name or e}); "
+            "for the bots of pitch.rl: pip install 'pitch[rl]'"
+        ) from None
+    BOTS.setdefault(name, factory)
+    return BOTS[name]
+
+
+def known_bots() -> list[str]:
+    """Registered names and those an entry point offers."""
+    return sorted(set(BOTS) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)})
 
 
 @dataclass(frozen=True)
@@ -95,13 +125,13 @@ def parse_bot_spec(text: str) -> BotSpec:
     """
     ext = _EXT.fullmatch(text)
     if ext is not None:
-        options: dict[str, Any] = _options(ext[1] or "", text)
+        ext_options = _options(ext[1] or "", text)
         command = ext[2].strip()
         if not command:
             raise ValueError(f"bot {text!r}: ext needs a command line after 'ext:'")
-        if "command" in options:
+        if "command" in ext_options:
             raise ValueError(f"bot {text!r}: the command goes after 'ext:', not in [...]")
-        return BotSpec("ext", {"command": command, **options})
+        return BotSpec("ext", {"command": command, **ext_options})
     name, _, rest = text.strip().partition(":")
     name = name.strip().lower()
     options = {}
@@ -113,8 +143,8 @@ def parse_bot_spec(text: str) -> BotSpec:
         raise ValueError(
             f"bot {text!r}: an external bot is 'ext:COMMAND ARGS' or 'ext[time=T]:COMMAND ARGS'"
         )
-    if name not in BOTS:
-        known = sorted(BOTS) + sorted(ALIASES)
+    if name not in BOTS and name not in known_bots():
+        known = known_bots() + sorted(ALIASES)
         raise ValueError(f"unknown bot {text!r}; known bots: {', '.join(known)}")
     options.update(_options(rest, text))
     return BotSpec(name, options)
@@ -122,9 +152,9 @@ def parse_bot_spec(text: str) -> BotSpec:
 
 def make_bot(spec: str | BotSpec, *, rng: random.Random | None = None) -> Bot:
     s = parse_bot_spec(spec) if isinstance(spec, str) else spec
-    factory = BOTS.get(s.name)
+    factory = load_bot(s.name)
     if factory is None:
-        raise ValueError(f"unknown bot {s.name!r}; known bots: {', '.join(sorted(BOTS))}")
+        raise ValueError(f"unknown bot {s.name!r}; known bots: {', '.join(known_bots())}")
     try:
         return factory(rng=rng, **s.options)
     except TypeError as e:

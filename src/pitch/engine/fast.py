@@ -3,7 +3,7 @@
 Search bots spend their time finishing hands at random from some position.
 :func:`random_playout` does that without building per-action objects: the
 state's fields are read into locals once, the rest of the hand runs on ints and
-masks, and the hand is scored with the engine's own :func:`score_hand`. It
+masks, and the hand is scored by the engine's own scoring (:mod:`scoring`). It
 follows exactly the rules of :class:`GameState` (R3, R4.3-R4.6) and is tested
 against it action for action.
 """
@@ -11,11 +11,17 @@ against it action for action.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from pitch.engine.actions import BID_BASE
-from pitch.engine.cards import SUIT_MASK, SUIT_OF
-from pitch.engine.scoring import score_hand
-from pitch.engine.state import BID, PLAY, GameState
+from pitch.engine.cards import BIT, SUIT_MASK, SUIT_OF
+from pitch.engine.scoring import score_positional
+from pitch.engine.state import BID, PLAY, GameState, bid_mask
+
+# _ROTATIONS[n][leader]: the seats of a trick in playing order (R4.2).
+_ROTATIONS: Final = {
+    n: tuple(tuple((leader + i) % n for i in range(n)) for leader in range(n)) for n in range(2, 8)
+}
 
 
 def random_bid_value(state: GameState, rng: random.Random) -> int:
@@ -33,81 +39,121 @@ def random_playout(state: GameState, rng: random.Random) -> tuple[int, ...]:
 
     Must be called in the auction or the play (not at a chance node or game end).
     Returns zeros for a hand thrown in because everyone passed (house rule).
+    The random choices are those of :func:`random_bid_value` and of picking the
+    k-th lowest legal card with ``k = int(rng.random() * count)``.
     """
-    if state.phase == BID:
-        state = state.copy()
-        while state.phase == BID:
-            state.apply_unchecked(BID_BASE + random_bid_value(state, rng))
-        if state.phase != PLAY:
-            return (0,) * state.num_sides
-    elif state.phase != PLAY:
-        raise ValueError("random_playout needs a state in the auction or the play")
     rand = rng.random
-    n = state.n
     nxt = state._next
+    if state.phase == BID:
+        # The rest of the auction on locals (R3.1-R3.7), with the state's own bid masks.
+        rules = state.rules
+        dealer = state.dealer
+        seat = state.to_act
+        high = state.high_bid
+        high_bidder = state.high_bidder
+        while True:
+            mask = bid_mask(rules, seat == dealer, high) >> BID_BASE
+            k = int(rand() * mask.bit_count())
+            while k:
+                mask &= mask - 1
+                k -= 1
+            bid = (mask & -mask).bit_length() - 1
+            if bid and (bid > high or seat == dealer):  # R3.3, R3.6
+                high = bid
+                high_bidder = seat
+            if bid == 4 or seat == dealer:  # R3.4, R3.1
+                break
+            seat = nxt[seat]
+        if high == 0:
+            return (0,) * state.num_sides  # everyone passed: thrown in (house rule)
+        pitcher = leader = high_bidder  # R3.7, R4.1
+        contract = high
+        trump_mask = 0
+        trump = -1
+        in_trick = 0
+        lead_mask = best = best_mask = best_seat = tmask = 0
+        tricks_left = 6
+    elif state.phase == PLAY:
+        pitcher = state.pitcher
+        contract = state.contract
+        leader = state.leader
+        trump = state.trump
+        trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
+        in_trick = len(state.trick)
+        if in_trick:
+            lead_mask = SUIT_MASK[state.lead_suit]
+            best = BIT[state.best_card]
+            best_mask = SUIT_MASK[SUIT_OF[state.best_card]]
+            best_seat = state.best_seat
+            tmask = state.trick_mask
+        else:
+            lead_mask = best = best_mask = best_seat = tmask = 0
+        tricks_left = 6 - len(state.tricks)
+    else:
+        raise ValueError("random_playout needs a state in the auction or the play")
+    n = state.n
     side_of = state.side_of
     hands = state.hands[:]
     captured = state.captured[:]
-    trump = state.trump
-    seat = state.to_act
-    trick = list(state.trick)
-    lead = state.lead_suit
-    best = state.best_card
-    best_seat = state.best_seat
-    tmask = state.trick_mask if trick else 0
-    tricks_left = 6 - len(state.tricks)
+    rotation = _ROTATIONS[n]
+    # The play on single-bit masks: within a suit a higher card is a higher bit, so
+    # comparing bits compares cards, and a card's suit is tested with a suit mask;
+    # only a lead needs the card's id (to find its suit). One pass of the outer loop
+    # is one trick; the inner loop runs over the seats after the leader.
     while tricks_left:
-        hand = hands[seat]
-        if not trick:
+        if not in_trick:
+            hand = hands[leader]
+            k = int(rand() * hand.bit_count())  # any card may be led
             legal = hand
-        else:
-            legal = hand & SUIT_MASK[lead]
-            if legal:
-                legal |= hand & SUIT_MASK[trump]  # R4.3
-            else:
-                legal = hand  # R4.4
-        k = int(rand() * legal.bit_count())
-        while k:
-            legal &= legal - 1
-            k -= 1
-        bit = legal & -legal
-        card = bit.bit_length() - 1
-        hands[seat] = hand ^ bit
-        suit = SUIT_OF[card]
-        if not trick:
+            while k:
+                legal &= legal - 1
+                k -= 1
+            bit = legal & -legal
+            hands[leader] = hand ^ bit
+            suit = SUIT_OF[bit.bit_length() - 1]
+            lead_mask = best_mask = SUIT_MASK[suit]
             if trump < 0:
                 trump = suit  # R4.1
-            lead = suit
-            best = card
-            best_seat = seat
-            tmask = bit
-        else:
-            bsuit = SUIT_OF[best]
-            if suit == bsuit:
-                if card > best:
-                    best = card
+                trump_mask = lead_mask
+            best = tmask = bit
+            best_seat = leader
+            in_trick = 1
+        for seat in rotation[leader][in_trick:]:
+            hand = hands[seat]
+            legal = hand & lead_mask
+            if legal:
+                legal |= hand & trump_mask  # R4.3
+            else:
+                legal = hand  # R4.4
+            k = int(rand() * legal.bit_count())
+            while k:
+                legal &= legal - 1
+                k -= 1
+            bit = legal & -legal
+            hands[seat] = hand ^ bit
+            # R4.5: higher of the best card's suit, or the first trump on a non-trump.
+            if bit & best_mask:
+                if bit > best:
+                    best = bit
                     best_seat = seat
-            elif suit == trump:
-                best = card
+            elif bit & trump_mask:
+                best = bit
+                best_mask = trump_mask
                 best_seat = seat
             tmask |= bit
-        trick.append(card)
-        if len(trick) == n:
-            captured[side_of[best_seat]] |= tmask  # R4.5
-            trick = []
-            seat = best_seat  # R4.6
-            tricks_left -= 1
-        else:
-            seat = nxt[seat]
-    result = score_hand(
-        num_sides=state.num_sides,
-        side_of=side_of,
-        trump=trump,
-        dealt=state.dealt,
-        captured=captured,
-        pitcher=state.pitcher,
-        bid=state.contract,
-        low_to_holder=state._low_holder,
+        captured[side_of[best_seat]] |= tmask
+        leader = best_seat  # R4.6
+        in_trick = 0
+        tricks_left -= 1
+    result = score_positional(
+        state.num_sides,
+        side_of,
+        trump,
+        state.dealt,
+        captured,
+        pitcher,
+        contract,
+        state._low_holder,
     )
     return result.delta
 

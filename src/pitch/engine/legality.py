@@ -18,7 +18,8 @@ def explain_illegal(state: GameState, action: object) -> IllegalActionError | No
 
     mask = state.legal_mask()
     legal = [action_str(a) for a in state.legal_actions()]
-    seat: int | None = None if state.phase == DEAL else state.to_act
+    # Nobody is "to act" while dealing (the chance player) or after the game.
+    seat: int | None = None if state.phase in (DEAL, OVER) else state.to_act
     if type(action) is not int or not 0 <= action < NUM_ACTIONS:
         return IllegalActionError(
             "R3.2" if state.phase == BID else "R4.2",

@@ -185,7 +185,7 @@ def replay_record(record: object) -> GameState:
         except _Bad as b:
             raise _VerifyError(Problem(i, b.trick, b.rule, b.message)) from None
     winner = state.winner if state is not None else None
-    if record["winner"] != winner:
+    if not _same(record["winner"], winner):
         who = "nobody yet (the game is unfinished)" if winner is None else f"side {winner}"
         raise _VerifyError(
             Problem(None, None, "R6.2", f"winner is {record['winner']!r}; expected {who}")
@@ -201,6 +201,24 @@ def _field(h: Mapping[str, Any], key: str) -> Any:
 
 def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _same(got: object, want: object) -> bool:
+    """JSON equality without Python's coercions: ``false`` is not ``0``, ``1.0`` is not
+    ``1``, ``true`` is not ``1``; lists compare item by item."""
+    if want is None:
+        return got is None
+    if isinstance(want, bool):
+        return isinstance(got, bool) and got == want
+    if isinstance(want, int):
+        return _is_int(got) and got == want
+    if isinstance(want, list | tuple):
+        return (
+            isinstance(got, list)
+            and len(got) == len(want)
+            and all(_same(a, b) for a, b in zip(got, want, strict=True))
+        )
+    return type(got) is type(want) and got == want
 
 
 def _replay_hand(rules: Rules, prev: GameState | None, h: object) -> GameState:
@@ -287,9 +305,9 @@ def _replay_hand(rules: Rules, prev: GameState | None, h: object) -> GameState:
             list(before),
         )
         return state
-    if pitcher != state.pitcher:
+    if not _same(pitcher, state.pitcher):
         raise _Bad("R3.7", f"pitcher is {pitcher!r}; expected seat {state.pitcher}")
-    if bid != state.contract:
+    if not _same(bid, state.contract):
         raise _Bad("R3.7", f"bid is {bid!r}; expected {state.contract}")
 
     # Play (R4).
@@ -300,7 +318,7 @@ def _replay_hand(rules: Rules, prev: GameState | None, h: object) -> GameState:
         if not isinstance(t, dict):
             raise _Bad("format", "a trick must be a JSON object", ti)
         leader = t.get("leader")
-        if leader != state.to_act:
+        if not _same(leader, state.to_act):
             rule = "R4.1" if ti == 0 else "R4.6"
             raise _Bad(rule, f"leader is {leader!r}; expected seat {state.to_act}", ti)
         cards = t.get("cards")
@@ -324,17 +342,17 @@ def _replay_hand(rules: Rules, prev: GameState | None, h: object) -> GameState:
                 )
         done = state.history[-1].tricks if len(state.history) > hands_done else state.tricks
         winner = done[ti].winner
-        if t.get("winner") != winner:
+        if not _same(t.get("winner"), winner):
             raise _Bad("R4.5", f"winner is {t.get('winner')!r}; expected seat {winner}", ti)
     assert len(state.history) == hands_done + 1
     res = state.history[-1].result
     assert res is not None
     _check_result(h, rules, res.awards, list(res.delta), list(state.history[-1].scores))
-    if "game_points" in h and h["game_points"] != list(res.game_counts):
+    if "game_points" in h and not _same(h["game_points"], list(res.game_counts)):
         raise _Bad(
             "R5.4", f"game_points are {h['game_points']!r}; expected {list(res.game_counts)}"
         )
-    if "made" in h and h["made"] != res.made:
+    if "made" in h and not _same(h["made"], res.made):
         raise _Bad("R5.6", f"made is {h['made']!r}; expected {res.made}")
     return state
 
@@ -355,14 +373,14 @@ def _check_result(
     for key, rule in _AWARD_RULES.items():
         if key not in got:
             raise _Bad("format", f"awards is missing {key!r}")
-        if got[key] != awards[key] or isinstance(got[key], bool):
+        if not _same(got[key], awards[key]):
             exp = "nobody" if awards[key] is None else f"side {awards[key]}"
             raise _Bad(rule, f"{key} went to {got[key]!r}; expected {exp}")
     d = _field(h, "delta")
-    if d != delta or any(isinstance(x, bool) for x in d):
+    if not _same(d, delta):
         raise _Bad("R5.6", f"delta is {d!r}; expected {delta}")
     s = _field(h, "scores")
-    if s != scores or any(isinstance(x, bool) for x in s):
+    if not _same(s, scores):
         raise _Bad("R5.6", f"scores are {s!r}; expected {scores}")
 
 

@@ -43,6 +43,9 @@ def rebuild(view: PlayerView, dealt: Sequence[int]) -> GameState:
     """Replay the view's public history of this hand on top of a full deal."""
     state = GameState(view.rules, dealer=view.dealer)
     state.scores = list(view.scores)
+    # The finished hands are public (a thrown-in hand keeps the seat's own cards), so
+    # the determinized state has the same history as the view and views of it agree.
+    state.history = view.history
     state.hands = list(dealt)
     state.dealt = list(dealt)
     state.ndealt = 6 * view.rules.players

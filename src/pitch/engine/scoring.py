@@ -55,6 +55,20 @@ def score_hand(
     ``dealt[seat]`` is the mask each seat was dealt; ``captured[side]`` the mask
     of cards each side won in tricks; ``pitcher`` is a seat.
     """
+    return score_positional(num_sides, side_of, trump, dealt, captured, pitcher, bid, low_to_holder)
+
+
+def score_positional(
+    num_sides: int,
+    side_of: Sequence[int],
+    trump: int,
+    dealt: Sequence[int],
+    captured: Sequence[int],
+    pitcher: int,
+    bid: int,
+    low_to_holder: bool,
+) -> HandResult:
+    """:func:`score_hand` with positional arguments, for the engine's hot paths."""
     in_play = 0
     for m in dealt:
         in_play |= m
@@ -65,20 +79,32 @@ def score_hand(
     if trumps:
         # R5.1/R5.5: the highest and lowest trump in play (the same card if only one).
         high_card = trumps.bit_length() - 1
-        low_card = (trumps & -trumps).bit_length() - 1
-        high = _captor(captured, BIT[high_card])
-        won[high] += 1
+        low_bit = trumps & -trumps
+        low_card = low_bit.bit_length() - 1
+        high_bit = BIT[high_card]
+        jack_bit = trumps & BIT[trump * 13 + JACK]  # 0 when the jack was not dealt (R5.3)
+        # One pass over the sides' captured cards finds all three captors.
+        for side, m in enumerate(captured):
+            if m & high_bit:
+                high = side
+            if m & low_bit:
+                low = side
+            if m & jack_bit:
+                jack = side
         if low_to_holder:
-            low = side_of[_holder(dealt, BIT[low_card])]
-        else:
-            low = _captor(captured, BIT[low_card])
+            for seat, m in enumerate(dealt):
+                if m & low_bit:
+                    low = side_of[seat]
+        if high is None or low is None:
+            raise AssertionError("a trump in play was captured by no side")
+        won[high] += 1
         won[low] += 1
-        j = trump * 13 + JACK
-        if trumps & BIT[j]:
-            jack_card = j
-            jack = _captor(captured, BIT[j])
+        if jack_bit:
+            jack_card = trump * 13 + JACK
+            if jack is None:
+                raise AssertionError("the jack of trump was captured by no side")
             won[jack] += 1
-    counts = tuple(game_points(m) for m in captured)
+    counts = tuple(map(game_points, captured))
     best = max(counts)
     if counts.count(best) == 1:
         game = counts.index(best)
@@ -88,33 +114,20 @@ def score_hand(
     delta = list(won)
     if not made:
         delta[pside] = -bid
+    # Positional, in HandResult's field order (keywords cost time on this path).
     return HandResult(
-        pitcher=pitcher,
-        bid=bid,
-        trump=trump,
-        high=high,
-        low=low,
-        jack=jack,
-        game=game,
-        high_card=high_card,
-        low_card=low_card,
-        jack_card=jack_card,
-        game_counts=counts,
-        won=tuple(won),
-        made=made,
-        delta=tuple(delta),
+        pitcher,
+        bid,
+        trump,
+        high,
+        low,
+        jack,
+        game,
+        high_card,
+        low_card,
+        jack_card,
+        counts,
+        tuple(won),
+        made,
+        tuple(delta),
     )
-
-
-def _captor(captured: Sequence[int], bit: int) -> int:
-    for side, m in enumerate(captured):
-        if m & bit:
-            return side
-    raise AssertionError("a card in play was captured by no side")
-
-
-def _holder(dealt: Sequence[int], bit: int) -> int:
-    for seat, m in enumerate(dealt):
-        if m & bit:
-            return seat
-    raise AssertionError("a card in play was dealt to no seat")

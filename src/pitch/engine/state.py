@@ -24,10 +24,12 @@ from pitch.engine.actions import BID_BASE, NUM_ACTIONS, PASS, action_str
 from pitch.engine.cards import BIT, FULL_DECK, NUM_CARDS, SUIT_MASK, SUIT_NAMES, SUIT_OF
 from pitch.engine.errors import IllegalActionError, PitchError
 from pitch.engine.rules import Rules
-from pitch.engine.scoring import HandResult, score_hand
+from pitch.engine.scoring import HandResult, score_positional
 
 if TYPE_CHECKING:
     from pitch.engine.views import PlayerView
+
+_new_tuple: Final = tuple.__new__
 
 CHANCE: Final = -1
 TERMINAL: Final = -4
@@ -72,18 +74,6 @@ class HandRecord(NamedTuple):
     """Running score of each side after this hand."""
 
 
-def _as_action(action: object) -> int:
-    """Accept any integral action id (numpy ints included), never bools or floats."""
-    if isinstance(action, bool):
-        raise IllegalActionError("R4.2", None, repr(action), "an action is an integer id", [])
-    try:
-        return operator.index(action)  # type: ignore[arg-type]
-    except TypeError:
-        raise IllegalActionError(
-            "R4.2", None, repr(action), "an action is an integer id (see pitch.engine.actions)", []
-        ) from None
-
-
 def deal_order(players: int, dealer: int) -> tuple[int, ...]:
     """R2.2: the seat that receives each card, three at a time from the dealer's left."""
     order: list[int] = []
@@ -94,6 +84,27 @@ def deal_order(players: int, dealer: int) -> tuple[int, ...]:
 
 
 _DEAL_ORDERS: Final = {(n, d): deal_order(n, d) for n in range(2, 8) for d in range(n)}
+# deal_random's partial Fisher-Yates, precomputed per table and dealer: for the i-th
+# card dealt, (i, the seat receiving it, how many undrawn cards remain).
+_DEAL_PLANS: Final = {
+    key: tuple((i, seat, NUM_CARDS - i) for i, seat in enumerate(order))
+    for key, order in _DEAL_ORDERS.items()
+}
+_DECK: Final = tuple(range(NUM_CARDS))
+
+
+def bid_mask(rules: Rules, is_dealer: bool, high: int) -> int:
+    """R3.2-R3.6 with the house options: the legal bid actions (pass included) of a
+    seat, as a mask over action ids, given the high bid so far (0: none)."""
+    lo = high + 1 if high + 1 > rules.min_bid else rules.min_bid
+    if is_dealer:
+        if high == 0:
+            if rules.all_pass == "dealer_bids":
+                # R3.5: the dealer may not pass and must bid at least 2.
+                return _BIDS_FROM[lo if lo > 2 else 2]
+        elif rules.dealer_may_steal:
+            lo = high  # R3.6: the dealer may steal by equalling the high bid.
+    return _PASS_BIT | _BIDS_FROM[lo]
 
 
 class LegalActions:
@@ -304,17 +315,7 @@ class GameState:
         return 0
 
     def _bid_mask(self) -> int:
-        high = self.high_bid
-        rules = self.rules
-        lo = high + 1 if high + 1 > rules.min_bid else rules.min_bid
-        if self.to_act == self.dealer:
-            if high == 0:
-                if rules.all_pass == "dealer_bids":
-                    # R3.5: the dealer may not pass and must bid at least 2.
-                    return _BIDS_FROM[lo if lo > 2 else 2]
-            elif rules.dealer_may_steal:
-                lo = high  # R3.6: the dealer may steal by equalling the high bid.
-        return _PASS_BIT | _BIDS_FROM[lo]
+        return bid_mask(self.rules, self.to_act == self.dealer, self.high_bid)
 
     def legal_actions(self) -> LegalActions:
         return LegalActions(self.legal_mask())
@@ -339,12 +340,35 @@ class GameState:
     def apply(self, action: int) -> None:
         """Apply a legal action, or raise :class:`IllegalActionError` and change nothing."""
         if type(action) is not int:
-            action = _as_action(action)
-        if 0 <= action < NUM_ACTIONS and self.legal_mask() >> action & 1:
+            action = self._as_action(action)
+        if self.phase == PLAY:
+            # The hot case, checked inline rather than through legal_mask() (same test):
+            # a card in the hand (R4.2) that leads, follows suit, is trump, or is played
+            # by a hand void in the suit led (R4.3, R4.4).
+            hand = self.hands[self.to_act]
+            if 0 <= action < NUM_CARDS and hand >> action & 1:
+                suit = SUIT_OF[action]
+                lead = self.lead_suit
+                if (
+                    not self.trick
+                    or suit == lead
+                    or suit == self.trump
+                    or not hand & SUIT_MASK[lead]
+                ):
+                    self._play(action)
+                    return
+        elif 0 <= action < NUM_ACTIONS and self.legal_mask() >> action & 1:
             self.apply_unchecked(action)
-        else:
-            self.verify(action)
-            raise AssertionError("unreachable: verify() accepted an action legal_mask() refused")
+            return
+        self.verify(action)
+        raise AssertionError("unreachable: verify() accepted an action apply() refused")
+
+    def _as_action(self, action: object) -> int:
+        """Accept any integral action id (numpy ints included), never bools or floats;
+        anything else is refused like any illegal action (rule, seat, legal actions)."""
+        if isinstance(action, bool) or not hasattr(type(action), "__index__"):
+            self.verify(action)  # type: ignore[arg-type]
+        return operator.index(action)  # type: ignore[arg-type]
 
     def verify(self, action: int) -> None:
         """Raise :class:`IllegalActionError` (naming the rule) if ``action`` is illegal."""
@@ -381,14 +405,15 @@ class GameState:
                 "R2.2", None, "deal", "a hand is already being dealt or played", []
             )
         rand = (rng if rng is not None else secrets.SystemRandom()).random
-        deck = list(range(NUM_CARDS))
+        deck = list(_DECK)
         hands = self.hands
+        bits = BIT
         # A partial Fisher-Yates shuffle: only the cards dealt need drawing.
-        for i, seat in enumerate(_DEAL_ORDERS[self.n, self.dealer]):
-            j = i + int(rand() * (NUM_CARDS - i))
+        for i, seat, left in _DEAL_PLANS[self.n, self.dealer]:
+            j = i + int(rand() * left)
             c = deck[j]
             deck[j] = deck[i]
-            hands[seat] |= BIT[c]
+            hands[seat] |= bits[c]
         self.dealt = hands[:]
         self.ndealt = HAND_SIZE * self.n
         self._start_auction()
@@ -470,18 +495,20 @@ class GameState:
             self.best_card = card
             self.best_seat = seat
             self.trick_mask = bit
-        else:
-            # R4.5: a trump beats any non-trump; otherwise higher of the suit led wins.
-            best = self.best_card
-            suit = SUIT_OF[card]
-            if suit == SUIT_OF[best]:
-                if card > best:
-                    self.best_card = card
-                    self.best_seat = seat
-            elif suit == self.trump:
+            self.trick = (card,)
+            self.to_act = self._next[seat]  # 2+ players: a lead never ends a trick
+            return
+        # R4.5: a trump beats any non-trump; otherwise higher of the suit led wins.
+        best = self.best_card
+        suit = SUIT_OF[card]
+        if suit == SUIT_OF[best]:
+            if card > best:
                 self.best_card = card
                 self.best_seat = seat
-            self.trick_mask |= bit
+        elif suit == self.trump:
+            self.best_card = card
+            self.best_seat = seat
+        self.trick_mask |= bit
         trick += (card,)
         if len(trick) < self.n:
             self.trick = trick
@@ -489,7 +516,8 @@ class GameState:
             return
         winner = self.best_seat
         self.captured[self.side_of[winner]] |= self.trick_mask
-        tricks = self.tricks = (*self.tricks, Trick(self.leader, trick, winner))
+        # tuple.__new__ skips the NamedTuple's Python-level __new__ (same Trick value).
+        tricks = self.tricks = (*self.tricks, _new_tuple(Trick, (self.leader, trick, winner)))
         self.trick = ()
         if len(tricks) == TRICKS_PER_HAND:
             self._end_hand()
@@ -497,30 +525,34 @@ class GameState:
             self.leader = self.to_act = winner  # R4.6
 
     def _end_hand(self) -> None:
-        result = score_hand(
-            num_sides=self.num_sides,
-            side_of=self.side_of,
-            trump=self.trump,
-            dealt=self.dealt,
-            captured=self.captured,
-            pitcher=self.pitcher,
-            bid=self.contract,
-            low_to_holder=self._low_holder,
+        result = score_positional(
+            self.num_sides,
+            self.side_of,
+            self.trump,
+            self.dealt,
+            self.captured,
+            self.pitcher,
+            self.contract,
+            self._low_holder,
         )
         scores = self.scores
         for side, d in enumerate(result.delta):
             scores[side] += d
+        # Positional, in HandRecord's field order, without its Python-level __new__.
         self.history += (
-            HandRecord(
-                dealer=self.dealer,
-                deal=tuple(self.dealt),
-                bids=self.bids,
-                pitcher=self.pitcher,
-                bid=self.contract,
-                trump=self.trump,
-                tricks=self.tricks,
-                result=result,
-                scores=tuple(scores),
+            _new_tuple(
+                HandRecord,
+                (
+                    self.dealer,
+                    tuple(self.dealt),
+                    self.bids,
+                    self.pitcher,
+                    self.contract,
+                    self.trump,
+                    self.tricks,
+                    result,
+                    tuple(scores),
+                ),
             ),
         )
         pside = self.side_of[self.pitcher]
