@@ -148,7 +148,7 @@ def search_rollouts(rules: Rules, bot: str, rollout: str, seconds: float, seed: 
         for _ in range(rng.randrange(4, 12)):
             if s.phase == DEAL or len(s.legal_actions()) == 1:
                 break
-            s.apply(_pick(s.legal_mask(), rng.random))
+            s.apply(rng.choice(list(s.legal_actions())))
         if s.phase == DEAL or s.phase == OVER:
             continue
         t0 = time.perf_counter()
