@@ -145,11 +145,11 @@ def search_rollouts(rules: Rules, bot: str, rollout: str, seconds: float, seed: 
     for _ in range(4):
         s = GameState(rules)
         s.deal_random(rng)
-        for _ in range(rng.randrange(4, 12)):
-            if s.phase == DEAL or len(s.legal_actions()) == 1:
+        for step in range(40):
+            if s.phase in (DEAL, OVER) or (step >= 6 and len(s.legal_actions()) > 1):
                 break
             s.apply(rng.choice(list(s.legal_actions())))
-        if s.phase == DEAL or s.phase == OVER:
+        if s.phase in (DEAL, OVER):
             continue
         t0 = time.perf_counter()
         b.act(s.view(s.current_player()))
