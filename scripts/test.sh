@@ -7,4 +7,12 @@ export PATH="$PWD/.venv/bin:$PATH"
 echo "== ruff"; ruff check . && ruff format --check .
 echo "== mypy --strict"; mypy
 echo "== import-linter"; lint-imports
-echo "== pytest"; pytest -n "${PYTEST_WORKERS:-2}" "$@"
+pytest_cmd=(pytest -n "${PYTEST_WORKERS:-2}" "$@")
+# The server suite also runs against a real PostgreSQL when the Debian package is there:
+# scripts/with-postgres.sh starts a throwaway cluster and sets PITCH_TEST_PG_URL.
+if [ -z "${PITCH_TEST_PG_URL:-}" ] && [ "${PITCH_NO_PG:-0}" != 1 ] \
+  && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  echo "== pytest (with PostgreSQL)"; scripts/with-postgres.sh "${pytest_cmd[@]}"
+else
+  echo "== pytest"; "${pytest_cmd[@]}"
+fi

@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""Load benchmark: N WebSocket clients (4 per table) play against a real server.
+
+Starts ``pitch serve`` on 127.0.0.1 (SQLite in a temp dir unless --db), creates the
+tables over HTTP, then client processes connect every seat and play: each client
+"thinks" for a random time, sends an action and measures the time until the state
+update that shows its action accepted (action-to-update latency). After --duration
+seconds it reports p50/p95/p99 latency, errors, and lost actions (an action the client
+saw accepted that the server does not have, or one never answered).
+
+    .venv/bin/python scripts/bench_server.py --clients 40 --duration 20
+    .venv/bin/python scripts/bench_server.py --clients 1000 --duration 60 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def choose(game: dict[str, Any], rng: random.Random) -> str:
+    legal = game["legal"]
+    bids = [a for a in legal if a.startswith("bid")]
+    if bids and (game["high_bid"] == 0 or "pass" not in legal):
+        return str(bids[0])
+    return "pass" if "pass" in legal else str(rng.choice(legal))
+
+
+async def seat_client(
+    ws_url: str,
+    token: str,
+    think: tuple[float, float],
+    until: float,
+    out: dict[str, Any],
+    gate: asyncio.Semaphore,
+) -> None:
+    import websockets
+
+    rng = random.Random()
+    acted = -1
+    sent_at: float | None = None
+    try:
+        async with gate:  # a gradual ramp: a thousand handshakes at once time out
+            ws = await websockets.connect(ws_url, max_size=2**22, open_timeout=120)
+    except (OSError, TimeoutError) as e:
+        out["errors"].append(f"connect: {e}")
+        return
+    async with ws:
+        await ws.send(json.dumps({"type": "auth", "token": token}))
+        seat = None
+        while time.monotonic() < until:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), max(0.1, until - time.monotonic()))
+            except TimeoutError:
+                break
+            now = time.monotonic()
+            m = json.loads(raw)
+            if m["type"] == "welcome":
+                seat = m["seat"]
+                continue
+            if m["type"] == "error":
+                out["errors"].append(m["code"])
+                continue
+            if m["type"] != "state":
+                continue
+            out["max_seq"] = max(out["max_seq"], m["seq"])
+            last = m["last"]
+            if sent_at is not None and m["seq"] > acted and last and last["seat"] == seat:
+                out["latencies"].append(now - sent_at)
+                sent_at = None
+                out["acked"] += 1
+            g = m["game"]
+            if m["status"] != "playing" or not g or g["turn"] != seat or m["seq"] <= acted:
+                continue
+            acted = m["seq"]
+            await asyncio.sleep(rng.uniform(*think))
+            if time.monotonic() >= until:
+                break
+            sent_at = time.monotonic()
+            out["sent"] += 1
+            await ws.send(json.dumps({"type": "action", "action": choose(g, rng), "seq": acted}))
+        if sent_at is not None:
+            out["unanswered"] += 1
+
+
+def client_process(
+    args: tuple[str, list[tuple[str, str]], tuple[float, float], float],
+) -> dict[str, Any]:
+    base, seats, think, until_wall = args
+
+    async def main() -> list[dict[str, Any]]:
+        until = time.monotonic() + (until_wall - time.time())
+        outs = [
+            {
+                "latencies": [],
+                "errors": [],
+                "sent": 0,
+                "acked": 0,
+                "unanswered": 0,
+                "max_seq": 0,
+                "table": t,
+            }
+            for t, _ in seats
+        ]
+        ws = base.replace("http", "ws", 1)
+        gate = asyncio.Semaphore(25)
+        await asyncio.gather(
+            *(
+                seat_client(f"{ws}/ws/tables/{t}", tok, think, until, o, gate)
+                for (t, tok), o in zip(seats, outs, strict=True)
+            ),
+            return_exceptions=False,
+        )
+        return outs
+
+    outs = asyncio.run(main())
+    merged: dict[str, Any] = {"latencies": [], "errors": [], "sent": 0, "acked": 0, "unanswered": 0}
+    max_seq: dict[str, int] = {}
+    for o in outs:
+        merged["latencies"] += o["latencies"]
+        merged["errors"] += o["errors"]
+        for k in ("sent", "acked", "unanswered"):
+            merged[k] += o[k]
+        max_seq[o["table"]] = max(max_seq.get(o["table"], 0), o["max_seq"])
+    merged["max_seq"] = max_seq
+    merged["cpu_s"] = time.process_time()
+    return merged
+
+
+def server_cpu(pid: int) -> float | None:
+    """CPU seconds the server process has used (Linux), to see who is the bottleneck."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 1)
+
+
+def pct(xs: list[float], p: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--clients", type=int, default=40, help="WebSocket clients (4 per table)")
+    ap.add_argument("--duration", type=float, default=20.0, help="seconds of play")
+    ap.add_argument("--think", type=float, nargs=2, default=(0.5, 1.5), help="think time range (s)")
+    ap.add_argument("--ramp", type=float, default=5.0, help="extra seconds to connect")
+    ap.add_argument("--client-procs", type=int, default=2, help="client processes")
+    ap.add_argument("--db", default=None, help="database URL (default: SQLite in a temp dir)")
+    ap.add_argument("--profile", default=None, help="write a cProfile of the server here")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    a = ap.parse_args()
+    if not 4 <= a.clients <= 4000 or not 1 <= a.duration <= 600:
+        ap.error("--clients must be 4..4000 and --duration 1..600")
+    import httpx
+
+    tables = a.clients // 4
+    tmp = tempfile.mkdtemp(prefix="pitch-bench-")
+    db = a.db or f"sqlite:///{tmp}/bench.db"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {
+        **os.environ,
+        "PITCH_WS_RATE": "50",
+        "PITCH_TABLES_PER_MINUTE": "100000",
+        "PITCH_MAX_TABLES_PER_CLIENT": "100000",
+        "PITCH_MAX_CONNECTIONS_PER_CLIENT": "100000",
+    }
+    log = open(Path(tmp) / "server.log", "wb")  # noqa: SIM115
+    srv = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pitch",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--log-level",
+            "warning",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        else:
+            print("server did not start", file=sys.stderr)
+            return 1
+        seats: list[tuple[str, str]] = []
+        with httpx.Client(base_url=base, timeout=30) as h:
+            for _ in range(tables):
+                r = h.post("/api/tables", json={"rules": {"players": 4, "target": 21}})
+                r.raise_for_status()
+                tid = r.json()["id"]
+                for s in range(4):
+                    c = h.post(f"/api/tables/{tid}/seats/{s}", json={"name": f"b{s}"})
+                    c.raise_for_status()
+                    seats.append((tid, c.json()["token"]))
+        procs = max(1, min(a.client_procs, len(seats)))
+        # Whole tables per process, so one process holds all four seats of a table.
+        chunks: list[list[tuple[str, str]]] = [[] for _ in range(procs)]
+        for i in range(0, len(seats), 4):
+            chunks[(i // 4) % procs] += seats[i : i + 4]
+        until = time.time() + a.duration + a.ramp
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(procs) as pool:
+            results = pool.map(client_process, [(base, c, tuple(a.think), until) for c in chunks])
+        lat = [x for r in results for x in r["latencies"]]
+        errors = [e for r in results for e in r["errors"]]
+        max_seq = {t: s for r in results for t, s in r["max_seq"].items()}
+        # Lost: the server must hold every event a client saw.
+        lost = 0
+        with httpx.Client(base_url=base, timeout=30) as h:
+            for tid, seq in max_seq.items():
+                lost += max(0, seq - h.get(f"/api/tables/{tid}/state").json()["seq"])
+        res = {
+            "clients": len(seats),
+            "tables": tables,
+            "duration_s": a.duration,
+            "think_s": list(a.think),
+            "actions": len(lat),
+            "actions_per_s": round(len(lat) / a.duration, 1),
+            "p50_ms": round(1000 * pct(lat, 50), 1),
+            "p95_ms": round(1000 * pct(lat, 95), 1),
+            "p99_ms": round(1000 * pct(lat, 99), 1),
+            "max_ms": round(1000 * max(lat), 1) if lat else None,
+            "mean_ms": round(1000 * statistics.fmean(lat), 1) if lat else None,
+            "errors": len(errors),
+            "unanswered": sum(r["unanswered"] for r in results),
+            "lost": lost,
+            "server_cpu_s": server_cpu(srv.pid),
+            "clients_cpu_s": round(sum(r["cpu_s"] for r in results), 1),
+            "db": "sqlite" if db.startswith("sqlite") else db.split(":", 1)[0],
+        }
+    finally:
+        srv.send_signal(signal.SIGTERM)
+        try:
+            srv.wait(20)
+        except subprocess.TimeoutExpired:
+            srv.kill()
+    if a.json:
+        print(json.dumps(res))
+    else:
+        for k, v in res.items():
+            print(f"{k:>14}: {v}")
+    return 0 if res["errors"] == 0 and res["lost"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

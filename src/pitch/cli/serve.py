@@ -1,0 +1,61 @@
+"""``pitch serve``: run the online game server (FastAPI on uvicorn)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve)
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL: sqlite:///FILE or postgresql+psycopg://USER@HOST/DB. "
+            "Default: SQLite in the user's data directory.",
+        ),
+    ] = None,
+    public_url: Annotated[
+        str | None, typer.Option(help="Base URL of invite links (default: the request's host).")
+    ] = None,
+    bot_workers: Annotated[int, typer.Option(min=1, help="Bot worker processes.")] = 2,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+) -> None:
+    """Serve tables for friends and bots over HTTP and WebSockets."""
+    try:
+        import uvicorn
+
+        from pitch.server import Settings, create_app
+    except ImportError as e:
+        typer.echo(
+            f"pitch serve needs the server extra: pip install 'pitch[server]' ({e})", err=True
+        )
+        raise typer.Exit(2) from None
+    from sqlalchemy.exc import ArgumentError, OperationalError
+
+    from pitch.server.protocol import MAX_MESSAGE_BYTES
+
+    settings = Settings(db_url=db, public_url=public_url, bot_workers=bot_workers)
+    try:
+        app = create_app(settings)
+    except (ArgumentError, OperationalError, OSError, ValueError) as e:
+        typer.echo(f"cannot open the database {db!r}: {e}", err=True)
+        raise typer.Exit(2) from None
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=4 * MAX_MESSAGE_BYTES,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        # Compressing every state message costs more CPU than the bytes are worth on
+        # a busy server (a state is ~1.5 kB); see docs/benchmarks.md.
+        ws_per_message_deflate=False,
+    )

@@ -1,0 +1,233 @@
+"""The FastAPI app: HTTP API (OpenAPI at ``/docs``), the table socket, static files."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from pitch.bots.registry import ALIASES, BOTS
+from pitch.engine import PRESETS
+from pitch.server.fairness import FAIRNESS_HTML
+from pitch.server.limits import KeyedBuckets, client_key
+from pitch.server.live import Conn, LiveTable
+from pitch.server.protocol import error, parse_client_message
+from pitch.server.schemas import (
+    Claimed,
+    ClaimSeat,
+    CreateTable,
+    GameListItem,
+    Problem,
+    TableInfo,
+)
+from pitch.server.service import ServiceError, TableService
+from pitch.server.settings import Settings
+
+STATIC = Path(__file__).parent / "static"
+log = logging.getLogger("pitch.server")
+
+TableId = Annotated[str, PathParam(min_length=1, max_length=32, pattern=r"^[a-z0-9]+$")]
+ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": Problem},
+    409: {"model": Problem},
+    422: {"model": Problem},
+    429: {"model": Problem},
+}
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    service = TableService(settings)
+    creations = KeyedBuckets(
+        rate=settings.table_creations_per_minute / 60.0,
+        burst=max(1.0, settings.table_creations_per_minute),
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await service.start()
+        yield
+        await service.stop()
+
+    app = FastAPI(
+        title="pitch server",
+        version="1",
+        description="Tables for Pitch (Auction Pitch, Setback). "
+        "The WebSocket protocol is described in docs/server.md.",
+        lifespan=lifespan,
+    )
+    app.state.service = service
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_req: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+
+    def base_url(req: Request) -> str:
+        return (settings.public_url or str(req.base_url)).rstrip("/")
+
+    def info(t: LiveTable, req: Request) -> TableInfo:
+        return TableInfo(
+            id=t.id,
+            status=t.status,  # type: ignore[arg-type]
+            rules=t.rules.to_dict(),
+            options=t.options,
+            seats=service.seat_infos(t),
+            seq=t.seq,
+            winner=t.state.winner if t.state is not None else None,
+            invite_url=f"{base_url(req)}/t/{t.id}",
+            created_at=t.created_at,
+        )
+
+    @app.post("/api/tables", status_code=201, responses=ERRORS, tags=["tables"])
+    async def create_table(
+        req: Request, body: Annotated[CreateTable, Body()] | None = None
+    ) -> TableInfo:
+        """Create a table: rules (a preset and/or fields), seat plan, options."""
+        who = client_key(req.client.host if req.client else None)
+        if not creations.take(who):
+            raise ServiceError(429, "too many tables created; wait a minute")
+        t = await service.create(body or CreateTable(), who)
+        return info(t, req)
+
+    @app.get("/api/tables/{table_id}", responses=ERRORS, tags=["tables"])
+    async def get_table(table_id: TableId, req: Request) -> TableInfo:
+        """Public information about a table (also what an invite link resolves to)."""
+        return info(await service.find(table_id), req)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}", responses=ERRORS, tags=["tables"])
+    async def claim_seat(
+        table_id: TableId,
+        seat: Annotated[int, PathParam(ge=0, le=6)],
+        body: ClaimSeat,
+        req: Request,
+    ) -> Claimed:
+        """Take an open human seat. The answer's ``token`` is the only key to the seat."""
+        token = await service.claim(table_id, seat, body.name)
+        ws = base_url(req).replace("http", "ws", 1)
+        return Claimed(table=table_id, seat=seat, token=token, ws_url=f"{ws}/ws/tables/{table_id}")
+
+    @app.get("/api/tables/{table_id}/state", responses=ERRORS, tags=["tables"])
+    async def public_state(table_id: TableId) -> dict[str, Any]:
+        """The spectators' ``state`` message (public information only)."""
+        return service.message(await service.find(table_id), None)
+
+    @app.get("/api/tables/{table_id}/record", responses=ERRORS, tags=["records"])
+    async def record(table_id: TableId) -> JSONResponse:
+        """A finished game's record in the engine's record format (``pitch verify``)."""
+        rec = service.record(await service.find(table_id))
+        return JSONResponse(
+            rec, headers={"Content-Disposition": f'attachment; filename="pitch-{table_id}.json"'}
+        )
+
+    @app.get("/api/players/{name}/games", tags=["records"])
+    async def games(
+        name: Annotated[str, PathParam(min_length=1, max_length=32)],
+    ) -> list[GameListItem]:
+        """Recent tables where a seat was claimed under this display name."""
+        rows = await service.run_db(service.repo.games_of, name)
+        return [
+            GameListItem(
+                table=r.table_id,
+                seat=r.seat,
+                status=r.status,
+                winner=r.winner,
+                names=list(r.names),
+                created_at=r.created_at,
+                updated_at=r.updated_at,
+            )
+            for r in rows
+        ]
+
+    @app.get("/api/bots", tags=["lobby"])
+    async def bots() -> dict[str, Any]:
+        """Bot names and level aliases a seat plan may use."""
+        return {"bots": sorted(BOTS), "levels": dict(ALIASES)}
+
+    @app.get("/api/presets", tags=["lobby"])
+    async def presets() -> dict[str, dict[str, Any]]:
+        return {k: v.to_dict() for k, v in PRESETS.items()}
+
+    @app.get("/api/health", tags=["lobby"])
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "tables": len(service.tables)}
+
+    @app.get("/fairness", response_class=HTMLResponse, include_in_schema=False)
+    async def fairness() -> str:
+        return FAIRNESS_HTML
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def invite(table_id: TableId) -> FileResponse:
+        """Invite links open the web client, which reads the table id from the path."""
+        return FileResponse(STATIC / "index.html")
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(ws: WebSocket, table_id: str) -> None:
+        who = client_key(ws.client.host if ws.client else None)
+        if not service.admit(who):
+            await ws.close(1013, "too many connections from your address")
+            return
+        try:
+            await _serve_socket(ws, table_id)
+        finally:
+            service.release(who)
+
+    async def _serve_socket(ws: WebSocket, table_id: str) -> None:
+        await ws.accept()
+        try:
+            t = await service.find(table_id[:33])
+        except ServiceError:
+            await ws.send_json(error("no_table"))
+            await ws.close(4404)
+            return
+        conn = Conn(
+            ws,
+            rate=settings.ws_messages_per_second,
+            burst=settings.ws_burst,
+            queue=settings.send_queue,
+        )
+        writer = asyncio.create_task(conn.writer())
+        try:
+            while not conn.closed:
+                if conn.seat is None and not conn.spectator:
+                    # A socket must say who it is soon, or it gives up its slot.
+                    try:
+                        msg = await asyncio.wait_for(ws.receive(), settings.auth_timeout)
+                    except TimeoutError:
+                        break
+                else:
+                    msg = await ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                text = msg.get("text")
+                if not conn.bucket.take():
+                    conn.strikes += 1
+                    conn.send(error("rate_limited"))
+                elif text is None:
+                    conn.strikes += 1
+                    conn.send(error("bad_json", "binary frames are not accepted"))
+                else:
+                    parsed = parse_client_message(text)
+                    if isinstance(parsed, dict):
+                        conn.strikes += 1
+                        conn.send(parsed)
+                    else:
+                        await service.handle(t, conn, parsed)
+                if conn.strikes >= settings.ws_max_strikes:
+                    conn.close()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            service.leave(t, conn)
+            conn.close()
+            await writer
+
+    app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
+    return app

@@ -1,0 +1,75 @@
+"""Bot moves in worker processes, so that search never blocks the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import random
+import secrets
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from pitch.bots.registry import make_bot
+from pitch.engine import PlayerView
+
+log = logging.getLogger("pitch.server")
+
+
+def _warm() -> None:
+    import pitch.bots  # noqa: F401  (registers every bot the package ships)
+
+
+def choose(spec: str, view: PlayerView, seed: int) -> int:
+    """Run in a worker: a fresh bot of ``spec`` picks an action for ``view``."""
+    bot = make_bot(spec, rng=random.Random(seed))
+    return int(bot.act(view))
+
+
+def fallback(view: PlayerView) -> int:
+    """A legal action chosen at random (when a bot fails or takes too long)."""
+    return secrets.choice(list(view.legal_actions()))
+
+
+class BotPool:
+    def __init__(self, workers: int, timeout: float) -> None:
+        self.workers = max(1, workers)
+        self.timeout = timeout
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # spawn, not fork: forking a process that runs an event loop and
+            # database threads copies locks in unknown states.
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm
+            )
+        return self._pool
+
+    def warm(self) -> None:
+        """Start the workers now, so that the first bot move does not wait for them."""
+        for _ in range(self.workers):
+            self._executor().submit(_warm)
+
+    async def choose(self, spec: str, view: PlayerView) -> int:
+        loop = asyncio.get_running_loop()
+        seed = secrets.randbits(64)
+        try:
+            fut = loop.run_in_executor(self._executor(), choose, spec, view, seed)
+            action = await asyncio.wait_for(fut, self.timeout)
+        except BrokenProcessPool:
+            log.error("bot worker died; restarting the pool")
+            self._pool = None
+            return fallback(view)
+        except (TimeoutError, ValueError) as e:
+            log.warning("bot %s failed (%s); playing a random legal action", spec, e)
+            return fallback(view)
+        if not (view.legal >> action) & 1:
+            log.warning("bot %s chose an illegal action %s", spec, action)
+            return fallback(view)
+        return action
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

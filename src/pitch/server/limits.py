@@ -1,0 +1,60 @@
+"""Rate limits: token buckets, per connection and per client address."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import OrderedDict
+
+
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved up.
+
+    >>> b = TokenBucket(rate=0.0, burst=2)
+    >>> b.take(), b.take(), b.take()
+    (True, True, False)
+    """
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, *, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self, n: float = 1.0) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= n:
+            self.tokens -= n
+            return True
+        return False
+
+
+class KeyedBuckets:
+    """One bucket per key (client address), the least recently used dropped past
+    ``max_keys`` so that a flood of addresses cannot grow memory without bound."""
+
+    def __init__(self, *, rate: float, burst: float, max_keys: int = 100_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.max_keys = max_keys
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def take(self, key: str) -> bool:
+        b = self._buckets.get(key)
+        if b is None:
+            b = self._buckets[key] = TokenBucket(rate=self.rate, burst=self.burst)
+            if len(self._buckets) > self.max_keys:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return b.take()
+
+
+def client_key(host: str | None) -> str:
+    """A short hash of the client's address: limits need identity, the database
+    need not keep addresses."""
+    return hashlib.sha256((host or "?").encode()).hexdigest()[:16]

@@ -1,0 +1,166 @@
+"""A live table in memory: rules, seats, the engine state, the connections."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+
+from pitch.engine import CHANCE, GameState, Rules
+from pitch.server.limits import TokenBucket
+from pitch.server.schemas import TableOptions
+from pitch.store import EventRow, StoredTable
+
+
+def deal_if_needed(state: GameState) -> EventRow | None:
+    """Between hands the engine waits for a deal: draw it with ``secrets``."""
+    if state.current_player() != CHANCE:
+        return None
+    state.deal_random()  # no rng: secrets.SystemRandom (see /fairness)
+    return EventRow(kind="deal", deal=tuple(state.dealt), by="server")
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Conn:
+    """One WebSocket. Sends go through a bounded queue and a writer task, so a slow
+    client never holds up a broadcast; one that falls too far behind is dropped."""
+
+    def __init__(self, ws: WebSocket, *, rate: float, burst: int, queue: int) -> None:
+        self.ws = ws
+        self.seat: int | None = None
+        self.spectator = False
+        self.bucket = TokenBucket(rate=rate, burst=burst)
+        self.strikes = 0
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue)
+        self.closed = False
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.send_text(json.dumps(msg, separators=(",", ":")))
+
+    def send_text(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+    async def writer(self) -> None:
+        try:
+            while (text := await self.queue.get()) is not None:
+                await self.ws.send_text(text)
+        except Exception:  # the client went away mid-send: nothing more to do
+            pass
+        finally:
+            self.closed = True
+            with contextlib.suppress(Exception):
+                await self.ws.close(1008 if self.queue.full() else 1000)
+
+
+@dataclass(eq=False)
+class Seat:
+    kind: str
+    bot: str | None
+    name: str | None = None
+    token_hash: str | None = None
+    conns: set[Conn] = field(default_factory=set)
+    away_since: float | None = None
+    """Monotonic time the seat's last connection closed (or it was claimed)."""
+
+    @property
+    def claimed(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+    def has_token(self, token: str) -> bool:
+        return self.token_hash is not None and hmac.compare_digest(
+            self.token_hash, hash_token(token)
+        )
+
+
+@dataclass(eq=False)
+class LiveTable:
+    id: str
+    rules: Rules
+    options: TableOptions
+    first_dealer: int
+    seats: list[Seat]
+    created_at: Any
+    state: GameState | None = None
+    seq: int = 0
+    status: str = "waiting"
+    last: dict[str, Any] | None = None
+    spectators: set[Conn] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: asyncio.Task[None] | None = None
+    turn_started: float = field(default_factory=time.monotonic)
+    turn_deadline: float | None = None
+    """Wall-clock time the turn timer runs out (for clients), or ``None``."""
+    idle_since: float = field(default_factory=time.monotonic)
+
+    @classmethod
+    def from_stored(cls, st: StoredTable) -> LiveTable:
+        """Rebuild a table by replaying its stored events through the engine."""
+        t = cls(
+            id=st.id,
+            rules=Rules.from_dict(st.rules),
+            options=TableOptions.model_validate(st.options),
+            first_dealer=st.first_dealer,
+            seats=[
+                Seat(kind=s.kind, bot=s.bot, name=s.name, token_hash=s.token_hash) for s in st.seats
+            ],
+            created_at=st.created_at,
+            status=st.status,
+        )
+        now = time.monotonic()
+        for s in t.seats:
+            if s.kind == "human":
+                s.away_since = now  # nobody is connected after a restart
+        if st.events:
+            t.state = GameState(t.rules, dealer=t.first_dealer)
+            for e in st.events:
+                t.apply_event(e)
+            t.seq = len(st.events)
+        return t
+
+    def apply_event(self, e: EventRow) -> None:
+        assert self.state is not None
+        if e.kind == "deal":
+            assert e.deal is not None
+            self.state.deal(e.deal)
+        else:
+            assert e.action is not None and e.seat == self.state.current_player()
+            self.state.apply(e.action)
+            self.last = {"seat": e.seat, "action": e.action, "by": e.by}
+
+    def connected(self, seat: int) -> bool:
+        return bool(self.seats[seat].conns)
+
+    def substituted(self, seat: int) -> bool:
+        s = self.seats[seat]
+        g = self.options.grace_seconds
+        return (
+            s.kind == "human"
+            and g is not None
+            and not s.conns
+            and s.away_since is not None
+            and time.monotonic() - s.away_since >= g
+        )
+
+    def names(self) -> list[str | None]:
+        return [s.name if s.kind == "human" else f"bot ({s.bot})" for s in self.seats]

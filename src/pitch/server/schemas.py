@@ -1,0 +1,117 @@
+"""HTTP request and response bodies (pydantic; they make the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from pitch.bots.registry import BOTS, parse_bot_spec
+
+
+def check_bot_spec(text: str) -> str:
+    """A registered bot name or level alias, with options; normalised."""
+    spec = parse_bot_spec(text)  # ValueError names the known bots
+    if spec.name not in BOTS:
+        raise ValueError(f"unknown bot {text!r}; known bots: {', '.join(sorted(BOTS))}")
+    return str(spec)
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatPlan(_In):
+    kind: Literal["human", "bot"] = "human"
+    bot: Annotated[str, Field(max_length=200)] | None = None
+    """Bot spec for a bot seat: a name or level (``random``, ``club``, ...), with
+    options (``ismcts:iterations=500``). Default ``random``."""
+
+    @field_validator("bot")
+    @classmethod
+    def _bot(cls, v: str | None) -> str | None:
+        return None if v is None else check_bot_spec(v)
+
+
+class TableOptions(_In):
+    grace_seconds: Annotated[float, Field(ge=1, le=86400)] | None = None
+    """A human gone longer than this is played for by ``substitute`` until back."""
+    turn_seconds: Annotated[float, Field(ge=3, le=86400)] | None = None
+    """Turn timer: when it runs out, ``substitute`` plays for the seat."""
+    substitute: Annotated[str, Field(max_length=200)] = "random"
+    """Bot spec used for absent players and the turn timer."""
+    bot_delay: Annotated[float, Field(ge=0, le=10)] = 0.6
+    """Seconds a bot waits before acting, so people can follow the play."""
+
+    @field_validator("substitute")
+    @classmethod
+    def _sub(cls, v: str) -> str:
+        return check_bot_spec(v)
+
+
+class CreateTable(_In):
+    preset: Annotated[str, Field(max_length=40)] | None = None
+    """A named preset (``standard``, ``partnership``, ...); ``rules`` fields override it."""
+    rules: dict[str, Any] = Field(default_factory=dict)
+    """Fields of the engine's ``Rules`` (``players``, ``target``, ``partnerships``, ...)."""
+    seats: Annotated[list[SeatPlan], Field(max_length=7)] | None = None
+    """One entry per seat; default: every seat human."""
+    options: TableOptions = Field(default_factory=TableOptions)
+
+
+class ClaimSeat(_In):
+    name: Annotated[str, Field(min_length=1, max_length=32)]
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        v = " ".join(v.split())
+        if not v or not v.isprintable():
+            raise ValueError("a name needs at least one printable character")
+        return v
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: str
+    bot: str | None
+    name: str | None
+    claimed: bool
+    connected: bool
+    substituted: bool
+    """A bot is playing for this absent human (grace period over)."""
+
+
+class TableInfo(BaseModel):
+    id: str
+    status: Literal["waiting", "playing", "over"]
+    rules: dict[str, Any]
+    options: TableOptions
+    seats: list[SeatInfo]
+    seq: int
+    winner: int | None
+    invite_url: str
+    created_at: datetime
+
+
+class Claimed(BaseModel):
+    table: str
+    seat: int
+    token: str
+    """Secret: send it in the socket's ``auth`` message. Shown once, stored only hashed."""
+    ws_url: str
+
+
+class GameListItem(BaseModel):
+    table: str
+    seat: int
+    status: str
+    winner: int | None
+    names: list[str | None]
+    created_at: datetime
+    updated_at: datetime
+
+
+class Problem(BaseModel):
+    detail: str

@@ -1,0 +1,512 @@
+"""The table service: creates tables, seats players, applies actions, drives bots.
+
+Every change to a table happens under that table's lock, in this order: the engine
+validates and applies the action; the event is committed to the database; only then
+is anyone told. If the commit fails the table is rebuilt from the database, so
+memory never runs ahead of what is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from pitch.engine import (
+    TERMINAL,
+    ActionParseError,
+    GameState,
+    IllegalActionError,
+    PitchError,
+    Rules,
+    action_str,
+    game_record,
+    parse_action,
+    preset,
+)
+from pitch.server.bots import BotPool
+from pitch.server.live import Conn, LiveTable, Seat, deal_if_needed, hash_token
+from pitch.server.protocol import Act, Auth, Ping, Spectate, Sync, error
+from pitch.server.schemas import CreateTable, SeatInfo, SeatPlan
+from pitch.server.settings import Settings
+from pitch.server.view_json import StateTexts
+from pitch.store import Database, EventRow, StaleWrite, TableRepo
+
+log = logging.getLogger("pitch.server")
+T = TypeVar("T")
+
+_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: codes are read aloud
+
+
+class ServiceError(Exception):
+    """A request the service refuses: ``status`` is the HTTP status to answer."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+def new_table_id() -> str:
+    return "".join(secrets.choice(_ALPHABET) for _ in range(10))
+
+
+def build_rules(req: CreateTable) -> Rules:
+    try:
+        base = preset(req.preset).to_dict() if req.preset else {}
+        base.update(req.rules)
+        unknown = set(req.rules) - set(Rules().to_dict())
+        if unknown:
+            raise ServiceError(422, f"unknown rules fields: {', '.join(sorted(unknown))}")
+        return Rules.from_dict(base)
+    except PitchError as e:
+        raise ServiceError(422, str(e)) from None
+    except TypeError as e:
+        raise ServiceError(422, f"bad rules: {e}") from None
+
+
+class TableService:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.db = Database(settings.db_url)
+        self.repo = TableRepo(self.db)
+        # SQLite has one writer: one thread keeps commits in order without lock waits.
+        self._db_pool = ThreadPoolExecutor(1 if self.db.is_sqlite else 4, "pitch-db")
+        self.bots = BotPool(settings.bot_workers, settings.bot_timeout)
+        self.tables: dict[str, LiveTable] = {}
+        self.conns_by_client: dict[str, int] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def run_db(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db_pool, lambda: fn(*args, **kw))
+
+    async def start(self) -> None:
+        """Bring back every unfinished table exactly where it was."""
+        ids = await self.run_db(self.repo.unfinished)
+        for tid in ids:
+            stored = await self.run_db(self.repo.load, tid)
+            if stored is None:
+                continue
+            try:
+                t = LiveTable.from_stored(stored)
+            except (PitchError, AssertionError) as e:  # a corrupt table must not stop the rest
+                log.error("table %s cannot be restored: %s", tid, e)
+                continue
+            self.tables[tid] = t
+            self._schedule(t)
+        log.info("restored %d tables", len(self.tables))
+        self.bots.warm()
+        self._sweeper = asyncio.create_task(self._sweep())
+
+    async def stop(self) -> None:
+        if self._sweeper:
+            self._sweeper.cancel()
+        for t in self.tables.values():
+            if t.timer:
+                t.timer.cancel()
+        self.bots.close()
+        self._db_pool.shutdown(wait=True)
+        self.db.close()
+
+    async def _sweep(self) -> None:
+        """Tables nobody is connected to and no bot or timer is waiting on leave memory
+        after a while; they stay in the database and come back on first use."""
+        while True:
+            await asyncio.sleep(30)
+            now = time.monotonic()
+            for tid, t in list(self.tables.items()):
+                if (
+                    not t.spectators
+                    and not any(s.conns for s in t.seats)
+                    and (t.timer is None or t.timer.done())
+                    and not t.lock.locked()
+                    and now - t.idle_since > self.settings.idle_evict_seconds
+                ):
+                    del self.tables[tid]
+
+    # ------------------------------------------------------------ HTTP side
+
+    async def create(self, req: CreateTable, creator: str) -> LiveTable:
+        rules = build_rules(req)
+        plan = req.seats or []
+        if not plan:
+            plan = [SeatPlan() for _ in range(rules.players)]
+        if len(plan) != rules.players:
+            raise ServiceError(
+                422, f"R1.1: the seat plan has {len(plan)} seats for {rules.players} players"
+            )
+        if not any(p.kind == "human" for p in plan):
+            raise ServiceError(422, "a table needs at least one human seat")
+        if len(self.tables) >= self.settings.max_live_tables:
+            raise ServiceError(503, "the server is full; try again later")
+        n_open = await self.run_db(self.repo.open_tables_of, creator)
+        if n_open >= self.settings.max_open_tables_per_client:
+            raise ServiceError(
+                429,
+                f"you have {n_open} unfinished tables from the last day; finish some first "
+                f"(limit {self.settings.max_open_tables_per_client})",
+            )
+        seats = [
+            Seat(kind=p.kind, bot=(p.bot or "random") if p.kind == "bot" else None) for p in plan
+        ]
+        first_dealer = secrets.randbelow(rules.players)  # R2.4
+        tid = new_table_id()
+        await self.run_db(
+            self.repo.create,
+            table_id=tid,
+            creator=creator,
+            rules=rules.to_dict(),
+            options=req.options.model_dump(),
+            first_dealer=first_dealer,
+            seats=[(s.kind, s.bot) for s in seats],
+        )
+        t = LiveTable(
+            id=tid,
+            rules=rules,
+            options=req.options,
+            first_dealer=first_dealer,
+            seats=seats,
+            created_at=datetime.now(UTC),
+        )
+        self.tables[tid] = t
+        return t
+
+    async def find(self, table_id: str) -> LiveTable:
+        t = self.tables.get(table_id)
+        if t is not None:
+            return t
+        if len(table_id) > 32:
+            raise ServiceError(404, "no such table")
+        stored = await self.run_db(self.repo.load, table_id)
+        if stored is None:
+            raise ServiceError(404, "no such table")
+        t = LiveTable.from_stored(stored)
+        self.tables[table_id] = t
+        return t
+
+    async def claim(self, table_id: str, seat: int, name: str) -> str:
+        t = await self.find(table_id)
+        if not 0 <= seat < len(t.seats):
+            raise ServiceError(404, f"R1.3: seats are 0..{len(t.seats) - 1}")
+        async with t.lock:
+            s = t.seats[seat]
+            if s.kind != "human":
+                raise ServiceError(409, f"seat {seat} is a bot's")
+            if s.token_hash is not None:
+                raise ServiceError(409, f"seat {seat} is taken")
+            token = secrets.token_urlsafe(32)
+            th = hash_token(token)
+            last = all(x.claimed or x is s for x in t.seats)
+            start: EventRow | None = None
+            # The game (if this seat completes the table) is built aside and becomes
+            # visible only once stored: a broadcast meanwhile must not show it.
+            state: GameState | None = None
+            if last:
+                state = GameState(t.rules, dealer=t.first_dealer)
+                start = deal_if_needed(state)
+            try:
+                await self.run_db(
+                    self.repo.claim, t.id, seat, name=name, token_hash=th, start=start
+                )
+            except StaleWrite:
+                raise ServiceError(409, f"seat {seat} is taken") from None
+            s.name, s.token_hash = name, th
+            s.away_since = time.monotonic()
+            if state is not None:
+                t.state, t.seq, t.status = state, 1, "playing"
+                t.turn_started = time.monotonic()
+            self._broadcast(t)
+            self._schedule(t)
+            return token
+
+    def seat_infos(self, t: LiveTable) -> list[SeatInfo]:
+        return [
+            SeatInfo(
+                seat=i,
+                kind=s.kind,
+                bot=s.bot,
+                name=s.name,
+                claimed=s.claimed,
+                connected=bool(s.conns) if s.kind == "human" else True,
+                substituted=t.substituted(i),
+            )
+            for i, s in enumerate(t.seats)
+        ]
+
+    def record(self, t: LiveTable) -> dict[str, Any]:
+        if t.state is None or t.status != "over":
+            raise ServiceError(409, "the game is not over yet")
+        return game_record(t.state, table=t.id, players=t.names())
+
+    # ------------------------------------------------------------ socket side
+
+    def texts(self, t: LiveTable) -> StateTexts:
+        """The table's ``state`` messages as of now (one per seat, on demand)."""
+        top = {
+            "type": "state",
+            "table": t.id,
+            "seq": t.seq,
+            "status": t.status,
+            "seats": self.seats_json(t),
+            "rules": t.rules.to_dict(),
+            "last": self._last_json(t),
+            "turn_deadline": t.turn_deadline,
+        }
+        return StateTexts(top, t.state)
+
+    def message(self, t: LiveTable, seat: int | None) -> dict[str, Any]:
+        """The ``state`` message for one seat (``None``: the public view)."""
+        return dict(json.loads(self.texts(t).text(seat)))
+
+    def seats_json(self, t: LiveTable) -> list[dict[str, Any]]:
+        # Plain dicts: this runs on every broadcast (SeatInfo documents the same shape).
+        return [
+            {
+                "seat": i,
+                "kind": s.kind,
+                "bot": s.bot,
+                "name": s.name,
+                "claimed": s.claimed,
+                "connected": bool(s.conns) if s.kind == "human" else True,
+                "substituted": t.substituted(i),
+            }
+            for i, s in enumerate(t.seats)
+        ]
+
+    @staticmethod
+    def _last_json(t: LiveTable) -> dict[str, Any] | None:
+        if t.last is None:
+            return None
+        return {**t.last, "text": action_str(t.last["action"])}
+
+    def _broadcast(self, t: LiveTable) -> None:
+        texts = self.texts(t)
+        for i, s in enumerate(t.seats):
+            if s.conns:
+                text = texts.text(i)
+                for c in s.conns:
+                    c.send_text(text)
+        if t.spectators:
+            text = texts.text(None)
+            for c in t.spectators:
+                c.send_text(text)
+
+    async def handle(
+        self, t: LiveTable, conn: Conn, msg: Auth | Spectate | Act | Sync | Ping
+    ) -> None:
+        if isinstance(msg, Ping):
+            conn.send({"type": "pong"})
+        elif isinstance(msg, Auth | Spectate):
+            self._join(t, conn, msg)
+        elif conn.seat is None and not conn.spectator:
+            conn.send(error("not_authenticated"))
+        elif isinstance(msg, Sync):
+            conn.send_text(self.texts(t).text(conn.seat))
+        elif conn.seat is None:
+            conn.send(error("spectator"))
+        else:
+            await self._act(t, conn, msg)
+
+    def _join(self, t: LiveTable, conn: Conn, msg: Auth | Spectate) -> None:
+        if conn.seat is not None or conn.spectator:
+            conn.send(error("already_authenticated"))
+            return
+        if isinstance(msg, Spectate):
+            if len(t.spectators) >= self.settings.max_spectators:
+                conn.send(error("server_busy", "this table has as many spectators as it allows"))
+                return
+            conn.spectator = True
+            t.spectators.add(conn)
+            conn.send({"type": "welcome", "table": t.id, "seat": None, "role": "spectator"})
+            conn.send_text(self.texts(t).text(None))
+            return
+        for i, s in enumerate(t.seats):
+            if s.has_token(msg.token):
+                conn.seat = i
+                back = not s.conns
+                s.conns.add(conn)
+                s.away_since = None
+                conn.send(
+                    {"type": "welcome", "table": t.id, "seat": i, "role": "player", "name": s.name}
+                )
+                if back:
+                    self._broadcast(t)  # everyone sees the seat connected again
+                    self._schedule(t)
+                else:
+                    conn.send_text(self.texts(t).text(i))
+                return
+        conn.strikes += 10  # guessing tokens is costly
+        conn.send(error("bad_token"))
+
+    def leave(self, t: LiveTable, conn: Conn) -> None:
+        t.spectators.discard(conn)
+        if conn.seat is not None:
+            s = t.seats[conn.seat]
+            s.conns.discard(conn)
+            if not s.conns:
+                s.away_since = time.monotonic()
+                t.idle_since = time.monotonic()
+                self._broadcast(t)
+                self._schedule(t)
+
+    async def _act(self, t: LiveTable, conn: Conn, msg: Act) -> None:
+        assert conn.seat is not None
+        if isinstance(msg.action, int):
+            action = msg.action
+        else:
+            try:
+                action = parse_action(msg.action)
+            except ActionParseError as e:
+                conn.send(error("bad_action", str(e)))
+                return
+        async with t.lock:
+            err = self._check_turn(t, conn.seat, msg.seq)
+            if err is not None:
+                conn.send(err)
+                return
+            await self._apply(t, conn.seat, action, "player", conn)
+
+    def _check_turn(self, t: LiveTable, seat: int, seq: int | None) -> dict[str, object] | None:
+        st = t.state
+        if st is None:
+            return error("not_started")
+        if st.is_terminal():
+            return error("game_over")
+        if seq is not None and seq != t.seq:
+            return error("stale", seq=t.seq)
+        if st.current_player() != seat:
+            return error("not_your_turn", turn=st.current_player())
+        return None
+
+    async def _apply(
+        self, t: LiveTable, seat: int, action: int, by: str, conn: Conn | None = None
+    ) -> None:
+        """Validate with the engine, commit, then broadcast. Call under ``t.lock``.
+
+        The action is applied to a copy: until the commit returns, the table (and any
+        broadcast that a connecting player triggers meanwhile) shows the stored state."""
+        assert t.state is not None
+        st = t.state.copy()
+        try:
+            st.apply(action)
+        except IllegalActionError as e:
+            if conn is not None:
+                conn.send(error(e.rule, str(e), rule=e.rule, legal=list(e.legal)))
+            return
+        except PitchError as e:
+            if conn is not None:
+                conn.send(error("bad_action", str(e)))
+            return
+        events = [EventRow(kind="action", seat=seat, action=action, by=by)]
+        deal = deal_if_needed(st)
+        if deal is not None:
+            events.append(deal)
+        over = st.is_terminal()
+        try:
+            await self.run_db(
+                self.repo.append,
+                t.id,
+                t.seq,
+                events,
+                status="over" if over else "playing",
+                winner=st.winner,
+            )
+        except Exception:
+            log.exception("could not store an action of table %s; rebuilding it", t.id)
+            await self._reload(t)
+            if conn is not None:
+                conn.send(error("server_busy"))
+            return
+        t.state = st
+        t.seq += len(events)
+        t.last = {"seat": seat, "action": action, "by": by}
+        t.turn_started = t.idle_since = time.monotonic()
+        if over:
+            t.status = "over"
+        self._schedule(t)
+        self._broadcast(t)
+
+    async def _reload(self, t: LiveTable) -> None:
+        stored = await self.run_db(self.repo.load, t.id)
+        if stored is not None:
+            fresh = LiveTable.from_stored(stored)
+            t.state, t.seq, t.status, t.last = fresh.state, fresh.seq, fresh.status, fresh.last
+
+    # ------------------------------------------------------------ automatic moves
+
+    def _schedule(self, t: LiveTable) -> None:
+        """(Re)plan the next move nobody at a keyboard makes: a bot's turn, an absent
+        human's substitute after the grace period, or the turn timer running out."""
+        current = asyncio.current_task()
+        if t.timer is not None and t.timer is not current:
+            t.timer.cancel()
+        t.timer = None
+        t.turn_deadline = None
+        st = t.state
+        if st is None or t.status == "over":
+            return
+        seat = st.current_player()
+        if seat == TERMINAL or seat < 0:
+            return
+        s = t.seats[seat]
+        o = t.options
+        now = time.monotonic()
+        due: float | None = None
+        by = ""
+        spec = o.substitute
+        if s.kind == "bot":
+            due, by, spec = now + o.bot_delay, "bot", s.bot or "random"
+        else:
+            if o.grace_seconds is not None and not s.conns and s.away_since is not None:
+                due, by = max(s.away_since + o.grace_seconds, now + o.bot_delay), "substitute"
+            if o.turn_seconds is not None:
+                d = t.turn_started + o.turn_seconds
+                t.turn_deadline = time.time() + (d - now)
+                if due is None or d < due:
+                    due, by = d, "timer"
+        if due is not None:
+            t.timer = asyncio.create_task(self._auto(t, t.seq, seat, due, by, spec))
+
+    async def _auto(
+        self, t: LiveTable, seq: int, seat: int, due: float, by: str, spec: str
+    ) -> None:
+        try:
+            await asyncio.sleep(max(0.0, due - time.monotonic()))
+            st = t.state
+            if st is None or t.seq != seq:
+                return
+            action = await self.bots.choose(spec, st.view(seat))
+            async with t.lock:
+                if t.seq != seq:  # a human acted meanwhile
+                    return
+                t.timer = None
+                await self._apply(t, seat, action, by)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("automatic move failed at table %s", t.id)
+
+    # ------------------------------------------------------------ connections per client
+
+    def admit(self, client: str) -> bool:
+        n = self.conns_by_client.get(client, 0)
+        if n >= self.settings.max_connections_per_client:
+            return False
+        self.conns_by_client[client] = n + 1
+        return True
+
+    def release(self, client: str) -> None:
+        n = self.conns_by_client.get(client, 1) - 1
+        if n <= 0:
+            self.conns_by_client.pop(client, None)
+        else:
+            self.conns_by_client[client] = n

@@ -1,0 +1,52 @@
+"""Server settings: command-line options, with ``PITCH_*`` environment defaults."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _env_int(name: str, default: int) -> int:
+    try:
+        return int(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    db_url: str | None = None
+    """SQLAlchemy URL; ``None``: SQLite in the user's data directory."""
+    public_url: str | None = None
+    """Base of invite links (``https://pitch.example``); default: the request's host."""
+    bot_workers: int = field(default_factory=lambda: _env_int("PITCH_BOT_WORKERS", 2))
+    bot_timeout: float = 30.0
+    """Seconds a bot may think before a random legal action is played for it."""
+    max_open_tables_per_client: int = field(
+        default_factory=lambda: _env_int("PITCH_MAX_TABLES_PER_CLIENT", 10)
+    )
+    table_creations_per_minute: float = field(
+        default_factory=lambda: _env_float("PITCH_TABLES_PER_MINUTE", 6.0)
+    )
+    max_live_tables: int = field(default_factory=lambda: _env_int("PITCH_MAX_TABLES", 5000))
+    ws_messages_per_second: float = field(default_factory=lambda: _env_float("PITCH_WS_RATE", 20.0))
+    ws_burst: int = field(default_factory=lambda: _env_int("PITCH_WS_BURST", 40))
+    ws_max_strikes: int = 100
+    """Refused messages (rate, malformed) a connection may send before it is closed."""
+    max_connections_per_client: int = field(
+        default_factory=lambda: _env_int("PITCH_MAX_CONNECTIONS_PER_CLIENT", 256)
+    )
+    max_spectators: int = 50
+    auth_timeout: float = 30.0
+    """Seconds a new socket has to send ``auth`` or ``spectate``."""
+    send_queue: int = 256
+    """Messages queued for a slow client before it is disconnected."""
+    idle_evict_seconds: float = 600.0
+    """Tables with no one connected (and no bot to move) leave memory after this long."""

@@ -1,0 +1,143 @@
+"""The JSON a client draws the table from: one seat's view, or the public view.
+
+Built from the engine's :class:`PlayerView` only, so nothing hidden can slip in:
+the seat's own hand and legal actions, plus what every player at the table saw.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pitch.engine import (
+    BID,
+    DEAL,
+    OVER,
+    PLAY,
+    SUITS,
+    TERMINAL,
+    GameState,
+    PlayerView,
+    Trick,
+    action_str,
+    card_str,
+    cards_of,
+)
+from pitch.engine.state import HandRecord
+
+PHASES = {DEAL: "deal", BID: "bid", PLAY: "play", OVER: "over"}
+
+
+def _trick(leader: int, cards: tuple[int, ...], n: int) -> dict[str, Any]:
+    return {
+        "leader": leader,
+        "cards": [{"seat": (leader + i) % n, "card": card_str(c)} for i, c in enumerate(cards)],
+    }
+
+
+def _finished_trick(t: Trick, n: int) -> dict[str, Any]:
+    d = _trick(t.leader, t.cards, n)
+    d["winner"] = t.winner
+    return d
+
+
+def _last_hand(h: HandRecord) -> dict[str, Any]:
+    r = h.result
+    return {
+        "dealer": h.dealer,
+        "pitcher": h.pitcher,
+        "bid": h.bid,
+        "trump": SUITS[h.trump] if h.trump is not None else None,
+        "thrown_in": h.pitcher is None,
+        "awards": r.awards if r else None,
+        "cards": (
+            {
+                "high": card_str(r.high_card) if r.high_card is not None else None,
+                "low": card_str(r.low_card) if r.low_card is not None else None,
+                "jack": card_str(r.jack_card) if r.jack_card is not None else None,
+            }
+            if r
+            else None
+        ),
+        "game_points": list(r.game_counts) if r else None,
+        "won": list(r.won) if r else None,
+        "made": r.made if r else None,
+        "delta": list(r.delta) if r else None,
+        "scores": list(h.scores),
+    }
+
+
+def view_json(view: PlayerView, *, private: bool) -> dict[str, Any]:
+    """The game part of a ``state`` message. ``private`` False gives the public view
+    (spectators): no hand, no legal actions."""
+    d = public_json(view)
+    d["hand"] = [card_str(c) for c in cards_of(view.hand)] if private else None
+    d["legal"] = [action_str(a) for a in view.legal_actions()] if private else []
+    return d
+
+
+def private_json(state: GameState, seat: int) -> tuple[list[str], list[str]]:
+    """``hand`` and ``legal`` of ``seat``: exactly what ``state.view(seat)`` holds
+    (a test checks they agree), without building the whole view for every seat."""
+    phase = state.phase
+    hand = [] if phase == OVER else [card_str(c) for c in cards_of(state.hands[seat])]
+    mine = phase in (BID, PLAY) and state.current_player() == seat
+    return hand, state.legal_actions().texts() if mine else []
+
+
+def _dumps(x: object) -> str:
+    return json.dumps(x, separators=(",", ":"))
+
+
+class StateTexts:
+    """One moment of a table as ``state`` message texts, serialised once: the public
+    part is shared and each seat adds only its own hand and legal actions."""
+
+    def __init__(self, top: dict[str, Any], state: GameState | None) -> None:
+        self._top = _dumps(top)[:-1]  # drop the closing brace: fields follow
+        self._state = state
+        self._game = None if state is None else _dumps(public_json(state.view(0)))[:-1]
+
+    def text(self, seat: int | None) -> str:
+        head = f'{self._top},"seat":{_dumps(seat)},"game":'
+        if self._game is None or self._state is None:
+            return head + "null}"
+        if seat is None:
+            return head + self._game + ',"hand":null,"legal":[]}}'
+        hand, legal = private_json(self._state, seat)
+        return f'{head}{self._game},"hand":{_dumps(hand)},"legal":{_dumps(legal)}}}}}'
+
+
+def public_json(view: PlayerView) -> dict[str, Any]:
+    """Everything in a view that every player at the table saw."""
+    rules = view.rules
+    n = rules.players
+    turn = view.current_player if view.current_player >= 0 else None
+    tricks_taken = [0] * rules.num_sides
+    for t in view.tricks:
+        tricks_taken[rules.side_of(t.winner)] += 1
+    return {
+        "phase": PHASES.get(view.phase, "deal"),
+        "hand_number": len(view.history) + (0 if view.phase == OVER else 1),
+        "turn": turn if view.current_player != TERMINAL else None,
+        "dealer": view.dealer,
+        "scores": list(view.scores),
+        "sides": [
+            [s for s in range(n) if rules.side_of(s) == side] for side in range(rules.num_sides)
+        ],
+        "hand_sizes": list(view.hand_sizes),
+        "bids": [
+            {"seat": s, "bid": b, "text": "pass" if b == 0 else f"bid {b}"} for s, b in view.bids
+        ],
+        "high_bid": view.high_bid,
+        "high_bidder": view.high_bidder if view.high_bidder >= 0 else None,
+        "pitcher": view.pitcher if view.pitcher >= 0 else None,
+        "contract": view.contract or None,
+        "trump": SUITS[view.trump] if view.trump >= 0 else None,
+        "trick": _trick(view.leader, view.trick, n) if view.leader >= 0 else None,
+        "tricks": [_finished_trick(t, n) for t in view.tricks],
+        "tricks_taken": tricks_taken,
+        "last_hand": _last_hand(view.history[-1]) if view.history else None,
+        "hands_played": len(view.history),
+        "winner": view.winner,
+    }

@@ -1,0 +1,27 @@
+"""Storage: SQLAlchemy models, migrations and repositories for online tables.
+
+A table is stored as its rules, its seat plan and the sequence of events (deals drawn
+with ``secrets`` and accepted actions). The game state is rebuilt by replaying the
+events through the engine, so the database never holds a second copy of the rules.
+"""
+
+from pitch.store.db import Database, default_url
+from pitch.store.repo import (
+    EventRow,
+    GameSummary,
+    SeatRow,
+    StaleWrite,
+    StoredTable,
+    TableRepo,
+)
+
+__all__ = [
+    "Database",
+    "EventRow",
+    "GameSummary",
+    "SeatRow",
+    "StaleWrite",
+    "StoredTable",
+    "TableRepo",
+    "default_url",
+]

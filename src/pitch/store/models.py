@@ -1,0 +1,64 @@
+"""SQLAlchemy 2 models. The schema is created by the Alembic migrations in
+``migrations/``; keep the two in step (a test compares them)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableModel(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    creator: Mapped[str] = mapped_column(String(64), index=True)
+    """A hash of the creating client's address (for the tables-per-client limit)."""
+    rules: Mapped[dict[str, object]] = mapped_column(JSON)
+    options: Mapped[dict[str, object]] = mapped_column(JSON)
+    first_dealer: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``waiting`` (seats open), ``playing`` or ``over``."""
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    """Number of events stored; the next event gets this number."""
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class SeatModel(Base):
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    """``human`` or ``bot``."""
+    bot: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """sha256 of the seat token; the token itself is never stored."""
+
+
+class EventModel(Base):
+    __tablename__ = "events"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    """``deal`` (``deal`` holds the masks) or ``action`` (``seat`` and ``action``)."""
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    action: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    deal: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """Space-separated hex card masks, one per seat."""
+    by: Mapped[str] = mapped_column(String(12))
+    """Who chose it: ``player``, ``bot``, ``substitute`` (grace period) or ``timer``."""
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,269 @@
+"""Reading and writing tables. Every method is one short transaction.
+
+The server keeps live tables in memory and calls :meth:`TableRepo.append` for each
+accepted action *before* it tells anyone: the write is conditional on the table's
+event count, so a stale or doubled writer fails instead of forking the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+
+from pitch.store.db import Database
+from pitch.store.models import EventModel, SeatModel, TableModel
+
+
+class StaleWrite(RuntimeError):
+    """The table moved on (or was claimed) since the caller read it."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    kind: str
+    bot: str | None
+    name: str | None
+    token_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One stored event: a deal (``deal`` masks) or an action (``seat``, ``action``)."""
+
+    kind: str
+    seat: int | None = None
+    action: int | None = None
+    deal: tuple[int, ...] | None = None
+    by: str = "player"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    id: str
+    created_at: datetime
+    rules: dict[str, Any]
+    options: dict[str, Any]
+    first_dealer: int
+    status: str
+    seats: tuple[SeatRow, ...]
+    events: tuple[EventRow, ...]
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    table_id: str
+    seat: int
+    status: str
+    winner: int | None
+    created_at: datetime
+    updated_at: datetime
+    names: tuple[str | None, ...]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _encode_deal(masks: Sequence[int]) -> str:
+    return " ".join(f"{m:x}" for m in masks)
+
+
+def _decode_deal(text: str) -> tuple[int, ...]:
+    return tuple(int(x, 16) for x in text.split())
+
+
+class TableRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def create(
+        self,
+        *,
+        table_id: str,
+        creator: str,
+        rules: dict[str, Any],
+        options: dict[str, Any],
+        first_dealer: int,
+        seats: Sequence[tuple[str, str | None]],
+    ) -> None:
+        now = _now()
+        with self.db.sessions.begin() as s:
+            s.add(
+                TableModel(
+                    id=table_id,
+                    created_at=now,
+                    updated_at=now,
+                    creator=creator,
+                    rules=rules,
+                    options=options,
+                    first_dealer=first_dealer,
+                    status="waiting",
+                    seq=0,
+                    winner=None,
+                )
+            )
+            s.flush()  # the seats' foreign key needs the table row first
+            for i, (kind, bot) in enumerate(seats):
+                s.add(SeatModel(table_id=table_id, seat=i, kind=kind, bot=bot))
+
+    def open_tables_of(self, creator: str, *, within: timedelta = timedelta(days=1)) -> int:
+        """How many unfinished tables ``creator`` has that moved ``within`` the last
+        day (abandoned ones stop counting, so nobody is locked out for good)."""
+        with self.db.sessions() as s:
+            q = select(func.count()).where(
+                TableModel.creator == creator,
+                TableModel.status != "over",
+                TableModel.updated_at >= _now() - within,
+            )
+            return int(s.scalar(q) or 0)
+
+    def claim(
+        self,
+        table_id: str,
+        seat: int,
+        *,
+        name: str,
+        token_hash: str,
+        start: EventRow | None = None,
+    ) -> None:
+        """Give ``seat`` to ``name``; with ``start`` (the first deal) the game starts in
+        the same transaction."""
+        with self.db.sessions.begin() as s:
+            r = s.execute(
+                update(SeatModel)
+                .where(
+                    SeatModel.table_id == table_id,
+                    SeatModel.seat == seat,
+                    SeatModel.kind == "human",
+                    SeatModel.token_hash.is_(None),
+                )
+                .values(name=name, token_hash=token_hash)
+            )
+            if r.rowcount != 1:  # type: ignore[attr-defined]
+                raise StaleWrite(f"seat {seat} of table {table_id} is not free")
+            if start is not None:
+                self._append(s, table_id, 0, [start], status="playing", winner=None)
+
+    def append(
+        self,
+        table_id: str,
+        seq: int,
+        events: Sequence[EventRow],
+        *,
+        status: str = "playing",
+        winner: int | None = None,
+    ) -> None:
+        """Store ``events`` as numbers ``seq``, ``seq+1``, ... in one transaction."""
+        with self.db.engine.begin() as conn:
+            self._append(conn, table_id, seq, events, status=status, winner=winner)
+
+    def _append(
+        self,
+        s: Any,
+        table_id: str,
+        seq: int,
+        events: Sequence[EventRow],
+        *,
+        status: str,
+        winner: int | None,
+    ) -> None:
+        now = _now()
+        r = s.execute(
+            update(TableModel)
+            .where(TableModel.id == table_id, TableModel.seq == seq)
+            .values(seq=seq + len(events), status=status, winner=winner, updated_at=now)
+        )
+        if r.rowcount != 1:
+            raise StaleWrite(f"table {table_id} is not at event {seq}")
+        # Core inserts, not ORM objects: this runs for every action and the ORM's
+        # unit of work costs several times more.
+        s.execute(
+            insert(EventModel),
+            [
+                {
+                    "table_id": table_id,
+                    "seq": seq + i,
+                    "kind": e.kind,
+                    "seat": e.seat,
+                    "action": e.action,
+                    "deal": _encode_deal(e.deal) if e.deal is not None else None,
+                    "by": e.by,
+                    "at": now,
+                }
+                for i, e in enumerate(events)
+            ],
+        )
+
+    def load(self, table_id: str) -> StoredTable | None:
+        with self.db.sessions() as s:
+            t = s.get(TableModel, table_id)
+            if t is None:
+                return None
+            seats = s.scalars(
+                select(SeatModel).where(SeatModel.table_id == table_id).order_by(SeatModel.seat)
+            ).all()
+            events = s.scalars(
+                select(EventModel).where(EventModel.table_id == table_id).order_by(EventModel.seq)
+            ).all()
+            return StoredTable(
+                id=t.id,
+                created_at=t.created_at,
+                rules=dict(t.rules),
+                options=dict(t.options),
+                first_dealer=t.first_dealer,
+                status=t.status,
+                winner=t.winner,
+                seats=tuple(SeatRow(x.seat, x.kind, x.bot, x.name, x.token_hash) for x in seats),
+                events=tuple(
+                    EventRow(
+                        kind=e.kind,
+                        seat=e.seat,
+                        action=e.action,
+                        deal=_decode_deal(e.deal) if e.deal is not None else None,
+                        by=e.by,
+                    )
+                    for e in events
+                ),
+            )
+
+    def unfinished(self) -> list[str]:
+        """Ids of every table not yet over (to bring back after a restart)."""
+        with self.db.sessions() as s:
+            q = select(TableModel.id).where(TableModel.status != "over")
+            return list(s.scalars(q).all())
+
+    def games_of(self, name: str, limit: int = 20) -> list[GameSummary]:
+        """The most recent tables where a seat was claimed by ``name``."""
+        with self.db.sessions() as s:
+            rows = s.execute(
+                select(TableModel, SeatModel.seat)
+                .join(SeatModel, SeatModel.table_id == TableModel.id)
+                .where(SeatModel.name == name)
+                .order_by(TableModel.updated_at.desc())
+                .limit(limit)
+            ).all()
+            out = []
+            for t, seat in rows:
+                names = s.scalars(
+                    select(SeatModel.name)
+                    .where(SeatModel.table_id == t.id)
+                    .order_by(SeatModel.seat)
+                ).all()
+                out.append(
+                    GameSummary(
+                        table_id=t.id,
+                        seat=seat,
+                        status=t.status,
+                        winner=t.winner,
+                        created_at=t.created_at,
+                        updated_at=t.updated_at,
+                        names=tuple(names),
+                    )
+                )
+            return out

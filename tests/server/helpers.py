@@ -1,0 +1,183 @@
+"""A real server in a subprocess and a WebSocket player that records every message."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+FAST_LIMITS = {
+    "PITCH_WS_RATE": "2000",
+    "PITCH_WS_BURST": "2000",
+    "PITCH_TABLES_PER_MINUTE": "10000",
+    "PITCH_MAX_TABLES_PER_CLIENT": "10000",
+    "PITCH_MAX_CONNECTIONS_PER_CLIENT": "5000",
+    "PITCH_BOT_WORKERS": "1",
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``python -m pitch serve`` on a free port of 127.0.0.1."""
+
+    def __init__(self, db_url: str, *, env: dict[str, str] | None = None, log: Path) -> None:
+        self.db_url = db_url
+        self.port = free_port()
+        self.env = {**os.environ, **FAST_LIMITS, **(env or {})}
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        out = self.log.open("ab")
+        self.proc = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "pitch", "serve", "--port", str(self.port)),
+                *("--db", self.db_url, "--log-level", "warning", "--bot-workers", "1"),
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=self.env,
+        )
+        deadline = time.monotonic() + 180  # slow on a busy shared CPU
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def create_table(base: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    r = httpx.post(base + "/api/tables", json=body or {}, timeout=10)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def claim(base: str, table: str, seat: int, name: str) -> dict[str, Any]:
+    r = httpx.post(f"{base}/api/tables/{table}/seats/{seat}", json={"name": name}, timeout=10)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def human_table(base: str, players: int = 4, **rules: Any) -> tuple[str, list[dict[str, Any]]]:
+    t = create_table(base, {"rules": {"players": players, **rules}})
+    return t["id"], [claim(base, t["id"], s, f"p{s}") for s in range(players)]
+
+
+@dataclass
+class Player:
+    """Plays random legal actions over a real socket and keeps every message."""
+
+    base: str
+    table: str
+    token: str | None
+    seed: int = 0
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    seat: int | None = None
+    last_state: dict[str, Any] | None = None
+
+    @property
+    def ws_url(self) -> str:
+        return self.base.replace("http", "ws", 1) + f"/ws/tables/{self.table}"
+
+    async def play(self, *, stop: asyncio.Event | None = None, act: bool = True) -> dict[str, Any]:
+        """Play until the game is over (or ``stop`` is set, or the server goes away);
+        return the last state message."""
+        rng = random.Random(self.seed)
+        acted = -1  # the same seq may come twice (a seat reconnecting is news too)
+        try:
+            async with websockets.connect(self.ws_url, max_size=2**22) as ws:
+                hello = (
+                    {"type": "auth", "token": self.token} if self.token else {"type": "spectate"}
+                )
+                await ws.send(json.dumps(hello))
+                while stop is None or not stop.is_set():
+                    m = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                    self.messages.append(m)
+                    if m["type"] == "welcome":
+                        self.seat = m["seat"]
+                    if m["type"] != "state":
+                        continue
+                    self.last_state = m
+                    g = m["game"]
+                    if m["status"] == "over":
+                        break
+                    if act and g and g["turn"] == self.seat and g["legal"] and m["seq"] > acted:
+                        acted = m["seq"]
+                        a = choose(g, rng)
+                        await ws.send(json.dumps({"type": "action", "action": a, "seq": m["seq"]}))
+        except (websockets.ConnectionClosed, OSError):
+            pass
+        assert self.last_state is not None
+        return self.last_state
+
+
+def choose(game: dict[str, Any], rng: random.Random) -> str:
+    """Bid low once, then pass; play cards at random. Random bidding gets players set
+    back so often that games run for thousands of actions; this keeps them short."""
+    legal = game["legal"]
+    bids = [a for a in legal if a.startswith("bid")]
+    if bids and (game["high_bid"] == 0 or "pass" not in legal):
+        return str(bids[0])
+    if "pass" in legal:
+        return "pass"
+    return str(rng.choice(legal))
+
+
+def record_actions(rec: dict[str, Any]) -> list[str]:
+    """Every action of a record, in order, as text."""
+    out: list[str] = []
+    for h in rec["hands"]:
+        out += ["pass" if b == 0 else f"bid {b}" for _s, b in h["bids"]]
+        for t in h["tricks"]:
+            out += t["cards"]
+    return out
+
+
+def verify_with_cli(rec: dict[str, Any], tmp: Path) -> None:
+    path = tmp / "record.json"
+    path.write_text(json.dumps(rec))
+    r = subprocess.run(
+        [sys.executable, "-m", "pitch", "verify", str(path)], capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "1 good, 0 bad" in r.stdout

@@ -1,0 +1,109 @@
+"""The app in-process (Starlette's TestClient): limits, bots, grace period, timer."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():  # Starlette suggests httpx2; httpx works and is pinned
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from fastapi.testclient import TestClient
+    from starlette.testclient import WebSocketTestSession
+
+from pitch.server import Settings, create_app
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    settings = Settings(
+        db_url=f"sqlite:///{tmp_path / 'app.db'}",
+        bot_workers=1,
+        max_open_tables_per_client=3,
+        table_creations_per_minute=100,
+        ws_messages_per_second=0.001,
+        ws_burst=5,
+    )
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def _until(ws: WebSocketTestSession, pred: Any, limit: int = 2000) -> dict[str, Any]:
+    for _ in range(limit):
+        m: dict[str, Any] = ws.receive_json()
+        if pred(m):
+            return m
+    raise AssertionError("no such message")
+
+
+def test_pages_and_openapi(client: TestClient) -> None:
+    assert "secrets" in client.get("/fairness").text
+    assert "web client is coming" in client.get("/").text
+    assert "web client is coming" in client.get("/t/abcdefghjk").text
+    paths = client.get("/openapi.json").json()["paths"]
+    assert "/api/tables" in paths and "/api/tables/{table_id}/record" in paths
+    assert "random" in client.get("/api/bots").json()["bots"]
+
+
+def test_tables_per_client_are_limited(client: TestClient) -> None:
+    for _ in range(3):
+        assert client.post("/api/tables", json={}).status_code == 201
+    r = client.post("/api/tables", json={})
+    assert r.status_code == 429 and "unfinished tables" in r.json()["detail"]
+
+
+def test_socket_rate_limit(client: TestClient) -> None:
+    t = client.post("/api/tables", json={}).json()["id"]
+    with client.websocket_connect(f"/ws/tables/{t}") as ws:
+        codes = []
+        for _ in range(8):
+            ws.send_json({"type": "ping"})
+            m = ws.receive_json()
+            codes.append(m.get("code", m["type"]))
+        assert codes[:5] == ["pong"] * 5
+        assert codes[5:] == ["rate_limited"] * 3
+
+
+def test_bots_play_and_an_absent_human_is_substituted(client: TestClient) -> None:
+    body = {
+        "rules": {"players": 3, "target": 3},
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"}],
+        "options": {"grace_seconds": 1, "bot_delay": 0},
+    }
+    t = client.post("/api/tables", json=body).json()["id"]
+    token = client.post(f"/api/tables/{t}/seats/0", json={"name": "ann"}).json()["token"]
+    # Ann never connects: after the grace period a bot plays her seat to the end.
+    with client.websocket_connect(f"/ws/tables/{t}") as ws:
+        ws.send_json({"type": "spectate"})
+        over = _until(ws, lambda m: m.get("status") == "over", 20000)
+    assert over["game"]["winner"] is not None
+    rec = client.get(f"/api/tables/{t}/record").json()
+    from pitch.engine import verify_record
+
+    assert verify_record(rec) is None
+    # Her token still works; the view is the final one.
+    with client.websocket_connect(f"/ws/tables/{t}") as ws:
+        ws.send_json({"type": "auth", "token": token})
+        assert ws.receive_json()["seat"] == 0
+        assert ws.receive_json()["status"] == "over"
+
+
+def test_turn_timer_plays_for_a_slow_human(client: TestClient) -> None:
+    body = {"rules": {"players": 2}, "options": {"turn_seconds": 3, "bot_delay": 0}}
+    t = client.post("/api/tables", json=body).json()["id"]
+    tokens = [
+        client.post(f"/api/tables/{t}/seats/{s}", json={"name": f"p{s}"}).json()["token"]
+        for s in range(2)
+    ]
+    with client.websocket_connect(f"/ws/tables/{t}") as ws:
+        ws.send_json({"type": "auth", "token": tokens[0]})
+        first = _until(ws, lambda m: m["type"] == "state")
+        assert first["turn_deadline"] is not None and first["turn_deadline"] > time.time()
+        moved = _until(ws, lambda m: m["type"] == "state" and m["seq"] > first["seq"])
+        assert moved["last"]["by"] == "timer"
