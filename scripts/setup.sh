@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-EXTRAS="${PITCH_EXTRAS:-dev,tui,ray,rl,server,web-test}"
+EXTRAS="${PITCH_EXTRAS:-dev,tui,ray,rl,server,web-test,fast}"
 PY="${PYTHON:-python3}"
 
 # System packages (Debian), only when a test needs them and they are missing.

@@ -61,4 +61,97 @@ def run(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[str, Any]:
         "repeat": repeat,
         "checked_hands_per_s": round(checked, 1),
         "fast_hands_per_s": round(fast, 1),
+        **run_compiled(rules, hands, seed, repeat),
     }
+
+
+# ----------------------------------------------------------- compiled core (fastcore)
+
+
+def compiled_hands(rules: Rules, hands: int, seed: int, workers: int = 1) -> float:
+    """Random full hands per second in :mod:`pitch.fastcore`: one call deals, bids,
+    plays and scores all ``hands``, on ``workers`` threads (cores)."""
+    from pitch import fastcore
+
+    t0 = time.perf_counter()
+    fastcore.simulate_hands(rules, hands, seed, workers=workers)
+    return hands / (time.perf_counter() - t0)
+
+
+def compiled_playouts(rules: Rules, playouts: int, seed: int, per_call: int = 100) -> float:
+    """Playouts per second the way a search bot asks for them: pack a dealt
+    ``GameState`` and run ``per_call`` random playouts from it per call."""
+    from pitch import fastcore
+
+    rng = random.Random(seed)
+    calls = max(1, playouts // per_call)
+    t0 = time.perf_counter()
+    for i in range(calls):
+        s = GameState(rules)
+        s.deal_random(rng)
+        fastcore.playout_many(s, seed + i, per_call)
+    return calls * per_call / (time.perf_counter() - t0)
+
+
+def run_compiled(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[str, Any]:
+    """The compiled core's measures; ``compile_seconds`` is the first use in this
+    process (compiling, or loading numba's on-disk cache)."""
+    import os
+
+    from pitch import fastcore
+
+    compile_seconds = fastcore.warm_up()
+    if not fastcore.COMPILED:
+        return {"compiled": False, "compile_seconds": round(compile_seconds, 3)}
+    workers = os.cpu_count() or 1
+    big = hands * 10  # the compiled core is fast: measure long enough to see it
+    single = max(compiled_hands(rules, big, seed + i) for i in range(repeat))
+    batched = max(compiled_hands(rules, big * workers, seed + i, workers) for i in range(repeat))
+    playouts = max(compiled_playouts(rules, big, seed + i) for i in range(repeat))
+    search = {
+        f"{bot}_{name}_rollouts_per_s": round(search_rollouts(rules, bot, name, 0.25, seed), 1)
+        for bot in ("pimc", "ismcts")
+        for name in ("heuristic", "fast")
+    }
+    return {
+        "compiled": True,
+        "compile_seconds": round(compile_seconds, 3),
+        "workers": workers,
+        "compiled_hands_per_s": round(single, 1),
+        "compiled_batched_hands_per_s": round(batched, 1),
+        "compiled_playouts_per_s": round(playouts, 1),
+        **search,
+    }
+
+
+def search_rollouts(rules: Rules, bot: str, rollout: str, seconds: float, seed: int) -> float:
+    """Rollouts per second inside a search bot (``pimc`` or ``ismcts``) with the named
+    rollout, over decisions of ``seconds`` each from random positions."""
+    from pitch.bots.ismcts import IsmctsBot
+    from pitch.bots.pimc import PimcBot
+
+    rng = random.Random(seed)
+    cls = PimcBot if bot == "pimc" else IsmctsBot
+    b = cls(rng=random.Random(seed), time=seconds, rollout=rollout)
+    inner = b.rollout
+    count = [0]
+
+    def counted(state: GameState, r: random.Random) -> tuple[tuple[int, ...], int]:
+        count[0] += 1
+        return inner(state, r)
+
+    b.rollout = counted
+    elapsed = 0.0
+    for _ in range(4):
+        s = GameState(rules)
+        s.deal_random(rng)
+        for step in range(40):
+            if s.phase in (DEAL, OVER) or (step >= 6 and len(s.legal_actions()) > 1):
+                break
+            s.apply(rng.choice(list(s.legal_actions())))
+        if s.phase in (DEAL, OVER):
+            continue
+        t0 = time.perf_counter()
+        b.act(s.view(s.current_player()))
+        elapsed += time.perf_counter() - t0
+    return count[0] / elapsed if elapsed else 0.0

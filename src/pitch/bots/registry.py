@@ -134,7 +134,7 @@ def parse_bot_spec(text: str) -> BotSpec:
         return BotSpec("ext", {"command": command, **ext_options})
     name, _, rest = text.strip().partition(":")
     name = name.strip().lower()
-    options: dict[str, Any] = {}
+    options = {}
     if name in ALIASES:
         base = parse_bot_spec(ALIASES[name])
         name = base.name

@@ -35,3 +35,23 @@ def bench(
         f"  checked API : {res['checked_hands_per_s']:>12,.0f} hands/s\n"
         f"  fast path   : {res['fast_hands_per_s']:>12,.0f} hands/s"
     )
+    if res.get("compiled"):
+        typer.echo(
+            f"compiled core (numba; first use {res['compile_seconds']:.2f} s incl. compiling "
+            "or loading the cache):\n"
+            f"  one core    : {res['compiled_hands_per_s']:>12,.0f} hands/s\n"
+            f"  batched     : {res['compiled_batched_hands_per_s']:>12,.0f} hands/s "
+            f"({res['workers']} threads)\n"
+            f"  playouts    : {res['compiled_playouts_per_s']:>12,.0f} playouts/s "
+            "(GameState in, 100 per call)\n"
+            "rollouts inside the search bots (python heuristic -> compiled 'fast'):\n"
+            f"  pimc        : {res['pimc_heuristic_rollouts_per_s']:>12,.0f} -> "
+            f"{res['pimc_fast_rollouts_per_s']:,.0f} rollouts/s\n"
+            f"  ismcts      : {res['ismcts_heuristic_rollouts_per_s']:>12,.0f} -> "
+            f"{res['ismcts_fast_rollouts_per_s']:,.0f} rollouts/s"
+        )
+    else:
+        typer.echo(
+            "compiled core: numba not installed or disabled "
+            "(pip install 'pitch[fast]'); the kernels ran as Python"
+        )

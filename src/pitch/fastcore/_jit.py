@@ -1,0 +1,136 @@
+"""The compiler switch: numba's ``njit`` when it is installed and enabled, else a no-op.
+
+Every kernel in :mod:`pitch.fastcore` is written once, in the subset of Python that
+numba compiles, and runs unchanged as plain Python when numba is missing or disabled
+(``NUMBA_DISABLE_JIT=1``, or ``PITCH_NO_JIT=1`` for this package only). Only four
+bit primitives have two bodies: a CPU instruction when compiled, ``int`` methods in
+Python. Arrays are numpy ``int64`` arrays when compiled and plain lists otherwise, so
+the pure-Python path needs neither numpy nor numba.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, Final, TypeVar, cast
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+M64: Final = 0xFFFFFFFFFFFFFFFF
+"""Keeps the PRNG's Python ints to 64 bits; a no-op on numba's ``uint64``."""
+
+
+def _numba_enabled() -> bool:
+    if os.environ.get("PITCH_NO_JIT", "") not in ("", "0"):
+        return False
+    try:
+        import numba
+    except ImportError:
+        return False
+    return not getattr(numba.config, "DISABLE_JIT", False)
+
+
+COMPILED: Final = _numba_enabled()
+"""True when the kernels run as numba machine code."""
+
+if COMPILED:
+    import numpy as np
+    from llvmlite import ir
+    from numba import njit as _numba_njit
+    from numba import types
+    from numba.core.extending import intrinsic
+
+    def njit(fn: F) -> F:
+        """A kernel helper: compiled with numba and inlined into its callers, which
+        spares a call (and numba's reference counting of the array) per action."""
+        return cast(F, _numba_njit(cache=True, inline="always")(fn))
+
+    def entry(fn: F) -> F:
+        """An entry point (called from Python, or once per hand): compiled with
+        numba, cached on disk next to the module, not inlined, and free of the GIL
+        so that threads run batches on all cores."""
+        return cast(F, _numba_njit(cache=True, nogil=True)(fn))
+
+    @intrinsic
+    def _ctpop_llvm(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.ctpop(args[0])
+
+        return types.int64(types.int64), codegen
+
+    @intrinsic
+    def _cttz_llvm(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+        return types.int64(types.int64), codegen
+
+    @intrinsic
+    def _ctlz_llvm(typingctx: Any, x: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+        return types.int64(types.int64), codegen
+
+    _ctpop: Any = _ctpop_llvm
+    _cttz: Any = _cttz_llvm
+    _ctlz: Any = _ctlz_llvm
+
+    @entry
+    def popcount(x: int) -> int:
+        """Number of set bits of a mask."""
+        return int(_ctpop(np.int64(x)))
+
+    @entry
+    def lowest(x: int) -> int:
+        """Index of the lowest set bit of a non-zero mask."""
+        return int(_cttz(np.int64(x)))
+
+    @entry
+    def highest(x: int) -> int:
+        """Index of the highest set bit of a non-zero mask."""
+        return 63 - int(_ctlz(np.int64(x)))
+
+    @entry
+    def below(z: int, m: int) -> int:
+        """``m * z / 2**64`` for a 64-bit random ``z``: a draw in ``0..m-1``."""
+        return int(np.int64(((z >> np.uint64(32)) * np.uint64(m)) >> np.uint64(32)))
+
+    def seed64(seed: int) -> Any:
+        """A PRNG state from any Python int."""
+        return np.uint64(seed & M64)
+
+    def new_array(values: list[int]) -> Any:
+        return np.array(values, dtype=np.int64)
+
+else:
+
+    def njit(fn: F) -> F:
+        """Numba is absent or disabled: the kernel stays a Python function."""
+        fn.py_func = fn  # type: ignore[attr-defined]  # same attribute as a numba dispatcher
+        return fn
+
+    entry = njit
+
+    def popcount(x: int) -> int:
+        """Number of set bits of a mask."""
+        return x.bit_count()
+
+    def lowest(x: int) -> int:
+        """Index of the lowest set bit of a non-zero mask."""
+        return (x & -x).bit_length() - 1
+
+    def highest(x: int) -> int:
+        """Index of the highest set bit of a non-zero mask."""
+        return x.bit_length() - 1
+
+    def below(z: int, m: int) -> int:
+        """``m * z / 2**64`` for a 64-bit random ``z``: a draw in ``0..m-1``."""
+        return ((z >> 32) * m) >> 32
+
+    def seed64(seed: int) -> Any:
+        """A PRNG state from any Python int."""
+        return seed & M64
+
+    def new_array(values: list[int]) -> Any:
+        return list(values)

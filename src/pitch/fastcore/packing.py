@@ -1,0 +1,190 @@
+"""A :class:`GameState` to a packed position (:mod:`pitch.fastcore.layout`) and back."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pitch.engine import OVER, GameState, Rules
+from pitch.engine.errors import PitchError
+from pitch.fastcore.layout import (
+    BEST_CARD,
+    BEST_SEAT,
+    BIDS,
+    CAPTURED,
+    CONTRACT,
+    DEAL,
+    DEALER,
+    DEALT,
+    DECK,
+    HANDS,
+    HIGH_BID,
+    HIGH_BIDDER,
+    LEAD,
+    LEADER,
+    LOW_HOLDER,
+    MIN_BID,
+    MUST_MAKE,
+    NBIDS,
+    NPLAYED,
+    PARTNERS,
+    PHASE,
+    PITCHER,
+    PLAYED,
+    REDEAL,
+    SCORES,
+    SIDES,
+    SIZE,
+    STEAL,
+    TARGET,
+    TO_ACT,
+    TRICK_LEN,
+    TRICK_MASK,
+    TRICKS_DONE,
+    TRUMP,
+    N,
+)
+
+_DECK = list(range(52))
+
+
+def table(rules: Rules, dealer: int = 0) -> list[int]:
+    """A packed position for ``rules`` before the first deal (phase DEAL)."""
+    w = [0] * SIZE
+    w[N] = rules.players
+    w[SIDES] = rules.num_sides
+    w[PARTNERS] = int(rules.partnerships)
+    w[LOW_HOLDER] = int(rules.low_to == "holder")
+    w[STEAL] = int(rules.dealer_may_steal)
+    w[REDEAL] = int(rules.all_pass == "redeal")
+    w[MIN_BID] = rules.min_bid
+    w[TARGET] = rules.target
+    w[MUST_MAKE] = int(rules.must_make_bid_to_win)
+    w[DEALER] = dealer
+    w[TO_ACT] = w[HIGH_BIDDER] = w[PITCHER] = w[TRUMP] = -1
+    w[LEAD] = w[BEST_CARD] = w[BEST_SEAT] = w[LEADER] = -1
+    w[DECK : DECK + 52] = _DECK
+    return w
+
+
+def pack_list(state: GameState) -> list[int]:
+    """The packed position of ``state`` as a list of ints.
+
+    Must be called before a hand is dealt or during its auction or play (not in
+    the middle of a card-by-card deal, nor after the game is over).
+    """
+    phase = state.phase
+    if phase == OVER:
+        raise PitchError("R6.2: the game is over; there is no hand to pack")
+    if phase == DEAL and state.ndealt:
+        raise PitchError("R2.2: cannot pack a hand while it is being dealt card by card")
+    w = table(state.rules, state.dealer)
+    n = state.n
+    w[PHASE] = phase
+    w[SCORES : SCORES + len(state.scores)] = state.scores
+    if phase == DEAL:
+        return w
+    w[TO_ACT] = state.to_act
+    w[HIGH_BID] = state.high_bid
+    w[HIGH_BIDDER] = state.high_bidder
+    w[PITCHER] = state.pitcher
+    w[CONTRACT] = state.contract
+    w[TRUMP] = state.trump
+    w[LEADER] = state.leader
+    trick = state.trick
+    if trick:
+        w[LEAD] = state.lead_suit
+        w[BEST_CARD] = state.best_card
+        w[BEST_SEAT] = state.best_seat
+        w[TRICK_MASK] = state.trick_mask
+    w[TRICK_LEN] = len(trick)
+    w[TRICKS_DONE] = len(state.tricks)
+    w[HANDS : HANDS + n] = state.hands
+    w[DEALT : DEALT + n] = state.dealt
+    w[CAPTURED : CAPTURED + state.num_sides] = state.captured
+    bids = [b for _seat, b in state.bids]
+    w[NBIDS] = len(bids)
+    w[BIDS : BIDS + len(bids)] = bids
+    played = [c for t in state.tricks for c in t.cards]
+    played += trick
+    w[NPLAYED] = len(played)
+    w[PLAYED : PLAYED + len(played)] = played
+    return w
+
+
+def position_list(state: GameState) -> list[int]:
+    """The first :data:`POSITION_SIZE` ints of :func:`pack_list` (what a playout
+    reads), built in one go: the fast path for search, for a state in the auction or
+    the play. The logs of bids and cards are not included."""
+    r = state.rules
+    n = state.n
+    pad7 = [0] * 7
+    trick = state.trick
+    w = [
+        n,
+        state.num_sides,
+        int(r.partnerships),
+        int(state._low_holder),
+        int(r.dealer_may_steal),
+        int(r.all_pass == "redeal"),
+        r.min_bid,
+        r.target,
+        int(r.must_make_bid_to_win),
+        state.phase,
+        state.to_act,
+        state.dealer,
+        state.high_bid,
+        state.high_bidder,
+        state.pitcher,
+        state.contract,
+        state.trump,
+        state.lead_suit if trick else -1,
+        state.best_card if trick else -1,
+        state.best_seat if trick else -1,
+        state.trick_mask if trick else 0,
+        len(trick),
+        len(state.tricks),
+        state.leader,
+        len(state.bids),
+        len(state.tricks) * n + len(trick),
+    ]
+    w += state.hands
+    w += pad7[n:]
+    w += state.dealt
+    w += pad7[n:]
+    w += state.captured
+    w += pad7[state.num_sides :]
+    w += state.scores
+    w += pad7[state.num_sides :]
+    return w
+
+
+def rules_of(w: Sequence[int]) -> Rules:
+    """The table options stored in a packed position."""
+    return Rules(
+        players=int(w[N]),
+        partnerships=bool(w[PARTNERS]),
+        target=int(w[TARGET]),
+        low_to="holder" if w[LOW_HOLDER] else "captor",
+        dealer_may_steal=bool(w[STEAL]),
+        all_pass="redeal" if w[REDEAL] else "dealer_bids",
+        min_bid=int(w[MIN_BID]),
+        must_make_bid_to_win=bool(w[MUST_MAKE]),
+    )
+
+
+def unpack(w: Sequence[int]) -> GameState:
+    """The :class:`GameState` of a packed position, rebuilt by replaying this hand's
+    deal, bids and cards through the checked engine (so a corrupt position raises).
+    Earlier hands are not kept: the history starts at this hand; scores carry over.
+    """
+    rules = rules_of(w)
+    state = GameState(rules, dealer=int(w[DEALER]))
+    state.scores = [int(x) for x in w[SCORES : SCORES + rules.num_sides]]
+    if w[PHASE] == DEAL:
+        return state
+    state.deal([int(x) for x in w[DEALT : DEALT + rules.players]])
+    for i in range(int(w[NBIDS])):
+        state.apply(52 + int(w[BIDS + i]))
+    for i in range(int(w[NPLAYED])):
+        state.apply(int(w[PLAYED + i]))
+    return state
