@@ -79,7 +79,7 @@ ERROR_CODES: dict[str, str] = {
     "stale": "the game moved on since the state you acted on ('seq' differs)",
     "bad_action": "not an action: expected a card ('As', '10h'), 'pass' or 'bid N'",
     "server_busy": "the action could not be stored; try again",
-    "hint_busy": "a hint for this connection is still being worked out",
+    "hint_busy": "a hint for this seat is still being worked out",
     "hint_failed": "no hint could be worked out in time; try again",
 }
 """Every error code besides rule ids. An illegal action's code is the rule it breaks

@@ -383,10 +383,13 @@ class TableService:
     def _hint(self, t: LiveTable, conn: Conn) -> None:
         """Answer the asker alone with what the hint bot would play from its seat's own
         view (never the full state). The bot runs in the worker pool, in a task of its
-        own so the player may still act meanwhile; one hint at a time per connection,
-        so that hints cannot queue up the workers."""
+        own so the player may still act meanwhile. One hint at a time per seat (over all
+        its connections), and only the seat on turn may ask: at most one hint per table
+        is in the workers at a time, so hints cannot crowd out bot seats."""
         assert conn.seat is not None
-        if conn.hint_task is not None and not conn.hint_task.done():
+        if any(
+            c.hint_task is not None and not c.hint_task.done() for c in t.seats[conn.seat].conns
+        ):
             conn.send(error("hint_busy"))
             return
         err = self._check_turn(t, conn.seat, None)
