@@ -136,7 +136,9 @@ function onState(m) {
     if (g.turn === S.seat && pg.turn !== S.seat) sound.turn();
     if (g.winner !== null && pg.winner === null) sound.win();
   }
-  if (g && g.turn !== S.seat) S.hint = null;
+  // A hint is for one state: drop it when the turn passes or the game moves on (the
+  // dealer who wins the bid leads next, still their turn).
+  if (g && (g.turn !== S.seat || (prev && m.seq !== prev.seq))) S.hint = null;
   if (S.pendingPitch && g?.phase === "play" && g.turn === S.seat && !g.trick?.cards?.length && g.legal.includes(S.pendingPitch)) {
     const c = S.pendingPitch;
     S.pendingPitch = null;
