@@ -35,12 +35,16 @@ def _create(page: Any, url: str, *, players: int, seats: dict[int, str], pace: s
 
 
 def _take_turn(page: Any, st: dict[str, Any]) -> None:
-    """Do what the hint says: click its bid button or its card."""
+    """Ask the server for a hint (bidding), or the page's offline heuristic (play), and do
+    what it says: click its bid button or its card."""
     g = st["game"]
+    action = st["hint"]
     if g["phase"] == "bid":
         page.click("#hint-button")
-        page.wait_for_selector("#hint")
-    action = st["hint"]
+        page.wait_for_function("() => window.pitchTable.hint?.source === 'server'")
+        action = page.evaluate("() => window.pitchTable.hint.action")
+        assert page.locator(f'#actions .hinted[data-action="{action}"]').count() == 1
+        assert page.evaluate("() => window.pitchTable.hint.bot") == "heuristic"  # conftest
     assert action in g["legal"]
     if g["phase"] == "bid":
         page.click(f'#actions [data-action="{action}"]')

@@ -52,6 +52,12 @@ class BotPool:
             self._executor().submit(_warm)
 
     async def choose(self, spec: str, view: PlayerView) -> int:
+        """The bot's action, or a random legal one if the bot fails."""
+        action = await self.suggest(spec, view)
+        return fallback(view) if action is None else action
+
+    async def suggest(self, spec: str, view: PlayerView) -> int | None:
+        """The bot's legal action for ``view``, or ``None`` if it fails or takes too long."""
         loop = asyncio.get_running_loop()
         seed = secrets.randbits(64)
         try:
@@ -60,13 +66,13 @@ class BotPool:
         except BrokenProcessPool:
             log.error("bot worker died; restarting the pool")
             self._pool = None
-            return fallback(view)
+            return None
         except (TimeoutError, ValueError) as e:
-            log.warning("bot %s failed (%s); playing a random legal action", spec, e)
-            return fallback(view)
+            log.warning("bot %s failed (%s)", spec, e)
+            return None
         if not (view.legal >> action) & 1:
             log.warning("bot %s chose an illegal action %s", spec, action)
-            return fallback(view)
+            return None
         return action
 
     def close(self) -> None:

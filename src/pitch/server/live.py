@@ -41,6 +41,8 @@ class Conn:
         self.spectator = False
         self.bucket = TokenBucket(rate=rate, burst=burst)
         self.strikes = 0
+        self.hint_task: asyncio.Task[None] | None = None
+        """Works out this connection's last ``hint`` (one at a time)."""
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue)
         self.closed = False
 

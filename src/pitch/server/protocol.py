@@ -53,8 +53,14 @@ class Ping(_Msg):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Auth | Spectate | Act | Sync | Ping, Field(discriminator="type")]
-CLIENT_MESSAGE = TypeAdapter[Auth | Spectate | Act | Sync | Ping](ClientMessage)
+class Hint(_Msg):
+    """Ask what a strong bot would do in the asker's seat (only on its own turn)."""
+
+    type: Literal["hint"]
+
+
+ClientMessage = Annotated[Auth | Spectate | Act | Sync | Ping | Hint, Field(discriminator="type")]
+CLIENT_MESSAGE = TypeAdapter[Auth | Spectate | Act | Sync | Ping | Hint](ClientMessage)
 
 ERROR_CODES: dict[str, str] = {
     "no_table": "no table has this id (the socket is closed with code 4404)",
@@ -73,12 +79,16 @@ ERROR_CODES: dict[str, str] = {
     "stale": "the game moved on since the state you acted on ('seq' differs)",
     "bad_action": "not an action: expected a card ('As', '10h'), 'pass' or 'bid N'",
     "server_busy": "the action could not be stored; try again",
+    "hint_busy": "a hint for this seat is still being worked out",
+    "hint_failed": "no hint could be worked out in time; try again",
 }
 """Every error code besides rule ids. An illegal action's code is the rule it breaks
 (``R4.3``), taken from the engine's :class:`~pitch.engine.IllegalActionError`."""
 
 
-def parse_client_message(text: str) -> Auth | Spectate | Act | Sync | Ping | dict[str, object]:
+def parse_client_message(
+    text: str,
+) -> Auth | Spectate | Act | Sync | Ping | Hint | dict[str, object]:
     """The message, or an ``error`` message for the sender (never raises)."""
     if len(text) > MAX_MESSAGE_BYTES:
         return error("too_large")

@@ -24,6 +24,7 @@ from pitch.engine import (
     GameState,
     IllegalActionError,
     PitchError,
+    PlayerView,
     Rules,
     action_str,
     game_record,
@@ -32,7 +33,7 @@ from pitch.engine import (
 )
 from pitch.server.bots import BotPool
 from pitch.server.live import Conn, LiveTable, Seat, deal_if_needed, hash_token
-from pitch.server.protocol import Act, Auth, Ping, Spectate, Sync, error
+from pitch.server.protocol import Act, Auth, Hint, Ping, Spectate, Sync, error
 from pitch.server.schemas import CreateTable, SeatInfo, SeatPlan
 from pitch.server.settings import Settings
 from pitch.server.view_json import StateTexts
@@ -301,7 +302,7 @@ class TableService:
                 c.send_text(text)
 
     async def handle(
-        self, t: LiveTable, conn: Conn, msg: Auth | Spectate | Act | Sync | Ping
+        self, t: LiveTable, conn: Conn, msg: Auth | Spectate | Act | Sync | Ping | Hint
     ) -> None:
         if isinstance(msg, Ping):
             conn.send({"type": "pong"})
@@ -313,6 +314,8 @@ class TableService:
             conn.send_text(self.texts(t).text(conn.seat))
         elif conn.seat is None:
             conn.send(error("spectator"))
+        elif isinstance(msg, Hint):
+            self._hint(t, conn)
         else:
             await self._act(t, conn, msg)
 
@@ -348,6 +351,8 @@ class TableService:
         conn.send(error("bad_token"))
 
     def leave(self, t: LiveTable, conn: Conn) -> None:
+        if conn.hint_task is not None:
+            conn.hint_task.cancel()
         t.spectators.discard(conn)
         if conn.seat is not None:
             s = t.seats[conn.seat]
@@ -374,6 +379,41 @@ class TableService:
                 conn.send(err)
                 return
             await self._apply(t, conn.seat, action, "player", conn)
+
+    def _hint(self, t: LiveTable, conn: Conn) -> None:
+        """Answer the asker alone with what the hint bot would play from its seat's own
+        view (never the full state). The bot runs in the worker pool, in a task of its
+        own so the player may still act meanwhile. One hint at a time per seat (over all
+        its connections), and only the seat on turn may ask: at most one hint per table
+        is in the workers at a time, so hints cannot crowd out bot seats."""
+        assert conn.seat is not None
+        if any(
+            c.hint_task is not None and not c.hint_task.done() for c in t.seats[conn.seat].conns
+        ):
+            conn.send(error("hint_busy"))
+            return
+        err = self._check_turn(t, conn.seat, None)
+        if err is not None:
+            conn.send(err)
+            return
+        assert t.state is not None
+        conn.hint_task = asyncio.create_task(
+            self._answer_hint(t, conn, t.seq, t.state.view(conn.seat))
+        )
+
+    async def _answer_hint(self, t: LiveTable, conn: Conn, seq: int, view: PlayerView) -> None:
+        spec = self.settings.hint_bot
+        try:
+            action = await self.bots.suggest(spec, view)
+        except Exception:
+            log.exception("hint failed at table %s", t.id)
+            action = None
+        if t.seq != seq:
+            return  # the turn passed while the bot thought: the answer is moot
+        if action is None:
+            conn.send(error("hint_failed"))
+        else:
+            conn.send({"type": "hint", "action": action_str(action), "bot": spec, "seq": seq})
 
     def _check_turn(self, t: LiveTable, seat: int, seq: int | None) -> dict[str, object] | None:
         st = t.state

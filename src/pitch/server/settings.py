@@ -29,6 +29,10 @@ class Settings:
     bot_workers: int = field(default_factory=lambda: _env_int("PITCH_BOT_WORKERS", 2))
     bot_timeout: float = 30.0
     """Seconds a bot may think before a random legal action is played for it."""
+    hint_bot: str = field(
+        default_factory=lambda: os.environ.get("PITCH_HINT_BOT", "pimc:samples=12,time=0.4")
+    )
+    """The bot spec that answers ``hint`` messages: strong, but quick enough to wait for."""
     max_open_tables_per_client: int = field(
         default_factory=lambda: _env_int("PITCH_MAX_TABLES_PER_CLIENT", 10)
     )

@@ -1,4 +1,5 @@
-// Hints: what a careful player would do here. A quick heuristic in the browser (it sees
+// Hints offline: what a careful player would do here, when the server cannot be asked
+// (table.js asks the server's hint bot first). A quick heuristic in the browser (it sees
 // only the player's own view), not the server's search bots.
 
 import { gameValue, parseCard, SUITS } from "./cards.js";

@@ -85,7 +85,11 @@ function act(action) {
 function onMessage(m) {
   if (m.type === "welcome") {
     S.seat = m.seat;
+  } else if (m.type === "hint") {
+    onHint(m);
   } else if (m.type === "error") {
+    if (m.code === "hint_busy") return;
+    if (m.code === "hint_failed" && S.hint?.pending) return setHint(hint(S.msg.game, S.msg.rules, S.seat), "local");
     if (m.code === "bad_token") {
       localStorage.removeItem(`pitch.token.${S.id}`);
       S.ws.close();
@@ -132,7 +136,9 @@ function onState(m) {
     if (g.turn === S.seat && pg.turn !== S.seat) sound.turn();
     if (g.winner !== null && pg.winner === null) sound.win();
   }
-  if (g && g.turn !== S.seat) S.hint = null;
+  // A hint is for one state: drop it when the turn passes or the game moves on (the
+  // dealer who wins the bid leads next, still their turn).
+  if (g && (g.turn !== S.seat || (prev && m.seq !== prev.seq))) S.hint = null;
   if (S.pendingPitch && g?.phase === "play" && g.turn === S.seat && !g.trick?.cards?.length && g.legal.includes(S.pendingPitch)) {
     const c = S.pendingPitch;
     S.pendingPitch = null;
@@ -277,7 +283,7 @@ function actionBar(g, rules) {
           "button",
           {
             type: "button",
-            class: `bid-button${ok ? " primary" : ""}`,
+            class: `bid-button${ok ? " primary" : ""}${S.hint?.action === action ? " hinted" : ""}`,
             "aria-disabled": ok ? null : "true",
             dataset: { action },
             "aria-keyshortcuts": b === 0 ? "P" : String(b),
@@ -379,15 +385,31 @@ function dropCard(c) {
   clickCard(c);
 }
 
+/** Ask the server's hint bot (docs/server.md); offline, the small heuristic in hint.js. */
 function showHint() {
-  const g = S.msg.game;
-  S.hint = hint(g, S.msg.rules, S.seat);
-  if (S.hint) {
-    const act2 = S.hint.action;
-    const what = act2 === "pass" || act2.startsWith("bid") ? bidText(act2 === "pass" ? 0 : Number(act2.split(" ")[1])) : cardName(act2);
-    S.hint = { ...S.hint, text: `${what}: ${S.hint.text}` };
+  if (S.ws?.readyState === WebSocket.OPEN) {
+    S.hint = { pending: true, seq: S.msg.seq, text: t("Asking a strong bot…") };
+    send({ type: "hint" });
+    draw();
+    return;
+  }
+  setHint(hint(S.msg.game, S.msg.rules, S.seat), "local");
+}
+
+function setHint(found, source) {
+  S.hint = null;
+  if (found) {
+    const a = found.action;
+    const what = a === "pass" || a.startsWith("bid") ? bidText(a === "pass" ? 0 : Number(a.split(" ")[1])) : cardName(a);
+    S.hint = { ...found, source, text: `${what}: ${found.text}` };
   }
   draw();
+}
+
+function onHint(m) {
+  // A hint for a state that has moved on (the player acted meanwhile) is moot.
+  if (!S.hint?.pending || m.seq !== S.msg?.seq || S.msg.game?.turn !== S.seat) return;
+  setHint({ action: m.action, bot: m.bot, text: t("This is what a strong bot would do.") }, "server");
 }
 
 function showLastTrick() {
