@@ -237,6 +237,8 @@ def test_keyboard_play(browser: Any, server_url: str) -> None:
     page.wait_for_selector("dialog.last-trick")
     shot(page, "last-trick")
     page.keyboard.press("Escape")
+    # Closing re-renders asynchronously: wait for the dialog to go rather than race it.
+    page.wait_for_selector("dialog.last-trick", state="detached", timeout=10_000)
     assert page.locator("dialog.last-trick").count() == 0
     assert page.js_errors == []
     page.context.close()
