@@ -10,7 +10,6 @@ from pitch.engine import Rules
 ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'pitch[ray]')")
 
 
-@pytest.mark.slow
 def test_ray_backend_matches_local() -> None:
     from pitch.bots.ray_backend import run_ray
 
