@@ -5,12 +5,19 @@ cards played, the voids shown and the auction, see :mod:`pitch.bots.sampling`),
 then score every legal action by playing the rest of the hand with the
 rollout policy (the heuristic for every seat by default; deterministic, so each
 action is compared on the same deals). Choose the action with the best mean.
-Bids are chosen the same way: the rest of the auction and the play follow the
-rollout policy.
 
 The value of a hand for a seat is its side's score change minus the mean change
 of the other sides (R5.6/R5.7), plus a bonus for going out (R6.2) and a
-penalty for letting another side out, so bids near the target count the game.
+penalty for letting another side out, so play near the target counts the game.
+
+Bids are searched the same way (the rest of the auction and the play follow the
+rollout policy), with three guards against the over-bidding a plain search
+shows: the going-out bonus is smaller (``bid_bonus``), so "maybe out" does not
+outweigh "probably set back"; the heuristic's bid is the default, and a search
+bid replaces it only when its mean gain over that bid, on the same deals
+(common random numbers), clears ``bid_margin`` points by about 1.6 standard
+errors; and bids get ``bid_factor`` times the samples of a card play (within the
+same ``time`` cap), since there is one bid per hand and it matters most.
 
 Budget: ``samples`` determinizations per decision and/or ``time`` seconds
 (whichever ends first; at least one sample is always taken).
@@ -18,6 +25,7 @@ Budget: ``samples`` determinizations per decision and/or ``time`` seconds
 
 from __future__ import annotations
 
+import math
 import random
 import time as _time
 from collections.abc import Callable, Sequence
@@ -25,10 +33,10 @@ from typing import ClassVar
 
 from pitch import fastcore
 from pitch.bots.base import Bot
-from pitch.bots.heuristic import hand_outcome, heuristic_rollout, random_rollout
+from pitch.bots.heuristic import hand_outcome, heuristic_rollout, random_rollout, view_action
 from pitch.bots.sampling import sample_state
 from pitch.engine import PlayerView, Rules
-from pitch.engine.state import GameState
+from pitch.engine.state import BID, GameState
 from pitch.fastcore import search as fast_search
 
 Rollout = Callable[[GameState, random.Random], tuple[tuple[int, ...], int]]
@@ -42,13 +50,24 @@ if fastcore.COMPILED:
 WIN_BONUS = 6.0
 """Points a game win is worth, against the points of one hand."""
 
+BID_BONUS = 2.0
+"""The going-out bonus used when searching bids (see the module docstring)."""
+
+BID_Z = 1.64
+"""Standard errors a search bid's gain over the heuristic's bid must clear."""
+
 
 def hand_value(
-    rules: Rules, scores: Sequence[int], delta: tuple[int, ...], pitcher: int, side: int
+    rules: Rules,
+    scores: Sequence[int],
+    delta: tuple[int, ...],
+    pitcher: int,
+    side: int,
+    bonus: float = WIN_BONUS,
 ) -> float:
     """A side's payoff for a finished hand: its score change relative to the mean of
-    the other sides, plus :data:`WIN_BONUS` when the hand takes it out (R6.2), minus
-    it when the hand takes another side out. ``scores`` are those before the hand."""
+    the other sides, plus ``bonus`` when the hand takes it out (R6.2), minus it when
+    the hand takes another side out. ``scores`` are those before the hand."""
     n = len(delta)
     v = delta[side] - (sum(delta) - delta[side]) / (n - 1)
     if pitcher >= 0:
@@ -56,7 +75,7 @@ def hand_value(
         if scores[pside] + delta[pside] >= rules.target and (
             delta[pside] > 0 or not rules.must_make_bid_to_win
         ):
-            v += WIN_BONUS if pside == side else -WIN_BONUS
+            v += bonus if pside == side else -bonus
     return v
 
 
@@ -86,6 +105,9 @@ class PimcBot(Bot):
         time: float | None = 1.0,
         rollout: str = "heuristic",
         tries: int = 6,
+        bid_bonus: float = BID_BONUS,
+        bid_margin: float = 0.2,
+        bid_factor: int = 3,
     ) -> None:
         super().__init__(rng=rng)
         if int(samples) < 1:
@@ -98,22 +120,54 @@ class PimcBot(Bot):
         self.time = float(time) if time is not None else None
         self.rollout = ROLLOUTS[rollout]
         self.tries = int(tries)
+        if int(bid_factor) < 1:
+            raise ValueError(f"bid_factor must be at least 1, not {bid_factor}")
+        self.bid_bonus = float(bid_bonus)
+        self.bid_margin = float(bid_margin)
+        self.bid_factor = int(bid_factor)
 
     def act(self, view: PlayerView) -> int:
         legal = list(view.legal_actions())
         if len(legal) == 1:
             return legal[0]
+        if view.phase == BID:
+            return self._bid(view, legal)
+        values = self._search(view, legal, self.samples, WIN_BONUS)
+        totals = [sum(v) for v in values]
+        best = max(range(len(legal)), key=lambda i: (totals[i], -legal[i]))
+        return legal[best]
+
+    def _search(
+        self, view: PlayerView, legal: list[int], samples: int, bonus: float
+    ) -> list[list[float]]:
+        """Per legal action, its payoff on each sampled deal (the same deals for every
+        action, so differences between actions are paired)."""
         deadline = None if self.time is None else _time.perf_counter() + self.time
         side = view.side
-        totals = [0.0] * len(legal)
-        done = 0
-        while done < self.samples:
+        values: list[list[float]] = [[] for _ in legal]
+        for _ in range(samples):
             st = sample_state(view, self.rng, self.tries)
             for i, a in enumerate(legal):
                 delta, pitcher = action_outcome(st, a, self.rollout, self.rng)
-                totals[i] += hand_value(view.rules, view.scores, delta, pitcher, side)
-            done += 1
+                values[i].append(hand_value(view.rules, view.scores, delta, pitcher, side, bonus))
             if deadline is not None and _time.perf_counter() >= deadline:
                 break
-        best = max(range(len(legal)), key=lambda i: (totals[i], -legal[i]))
-        return legal[best]
+        return values
+
+    def _bid(self, view: PlayerView, legal: list[int]) -> int:
+        """The heuristic's bid, unless a search bid is clearly better on the same deals."""
+        anchor = view_action(view)
+        values = self._search(view, legal, self.samples * self.bid_factor, self.bid_bonus)
+        base = values[legal.index(anchor)]
+        n = len(base)
+        best, best_gain = anchor, 0.0
+        for a, vals in zip(legal, values, strict=True):
+            if a == anchor or n < 2:
+                continue
+            diffs = [x - y for x, y in zip(vals, base, strict=True)]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            lower = mean - BID_Z * math.sqrt(var / n)
+            if lower > self.bid_margin and mean > best_gain:
+                best, best_gain = a, mean
+        return best
