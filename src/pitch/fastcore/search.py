@@ -13,12 +13,23 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from pitch.engine import GameState
+from pitch.engine import GameState, PlayerView, resample
+from pitch.engine.cards import SUIT_MASK
 from pitch.engine.errors import PitchError
 from pitch.fastcore import layout
 from pitch.fastcore._jit import COMPILED, new_array, seed64
+from pitch.fastcore.determinize import (
+    A_FORBID,
+    A_NEED,
+    A_PLAYED_BY,
+    A_SEAT,
+    A_SLACK,
+    A_TRIES,
+    A_UNSEEN,
+    AUX_SIZE,
+)
 from pitch.fastcore.loops import evaluate, finish
-from pitch.fastcore.packing import position_list
+from pitch.fastcore.packing import pack_list, position_list
 
 Outcome = tuple[tuple[int, ...], int]
 """Score change per side, and the pitcher's seat (-1 when the hand was thrown in)."""
@@ -91,3 +102,30 @@ def evaluate_actions(
         (tuple(int(x) for x in out[8 * i : 8 * i + sides]), int(out[8 * i + 7]))
         for i in range(len(actions))
     ]
+
+
+def pack_view(
+    view: PlayerView, rng: random.Random, tries: int = 6, slack: int = 1
+) -> tuple[Any, Any]:
+    """``view`` packed for :func:`pitch.fastcore.determinize.determinize`: a position
+    (the public fields and logs of the hand and the seat's own cards; the other hands
+    are one consistent deal, which determinizing overwrites) and the ``aux`` array.
+
+    ``tries`` deals are drawn per determinization to match the bids the other seats
+    made (1: ignore the auction), keeping the first within ``slack`` of them."""
+    if view.phase not in (layout.BID, layout.PLAY):
+        raise PitchError("a search needs a view taken during the auction or the play (R3, R4)")
+    pos = new_array(pack_list(resample(view, rng)))
+    aux = [0] * AUX_SIZE
+    aux[A_SEAT] = view.seat
+    aux[A_UNSEEN] = view.unseen
+    others_bid = any(seat != view.seat for seat, _ in view.bids)
+    aux[A_TRIES] = max(1, tries) if others_bid else 1
+    aux[A_SLACK] = slack
+    for t in range(view.rules.players):
+        if t != view.seat:
+            aux[A_NEED + t] = view.hand_sizes[t]
+        voids = view.voids[t]
+        aux[A_FORBID + t] = sum(SUIT_MASK[su] for su in range(4) if voids >> su & 1)
+        aux[A_PLAYED_BY + t] = view.played_by[t]
+    return pos, new_array(aux)
