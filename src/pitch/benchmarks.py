@@ -141,6 +141,17 @@ def search_rollouts(rules: Rules, bot: str, rollout: str, seconds: float, seed: 
         return inner(state, r)
 
     b.rollout = counted
+    if isinstance(b, PimcBot) and b.kernel is not None:
+        # The compiled search never calls back into Python per rollout: count the
+        # payoffs it returns (one per rollout) instead.
+        search = b._search
+
+        def counted_search(*args: Any, **kwargs: Any) -> list[list[float]]:
+            values = search(*args, **kwargs)
+            count[0] += sum(len(v) for v in values)
+            return values
+
+        b._search = counted_search  # type: ignore[method-assign]
     elapsed = 0.0
     for _ in range(4):
         s = GameState(rules)
