@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from pitch import fastcore
 from pitch.engine import BID, PLAY, GameState, PitchError, Rules
 from pitch.engine.fast import random_playout as engine_playout
 from pitch.fastcore import (
@@ -220,3 +221,12 @@ def test_position_list_is_the_start_of_pack_list(rules: Rules) -> None:
 
     for s in positions(rules, random.Random(8), 30):
         assert position_list(s) == pack_list(s)[: layout.POSITION_SIZE]
+
+
+def test_warm_up_tells_the_player_when_it_takes_a_while() -> None:
+    told: list[str] = []
+    took = fastcore.warm_up_noticed(lambda: told.append("wait"), after=0.0)
+    assert took > 0 and told == ["wait"]
+    told.clear()
+    fastcore.warm_up_noticed(lambda: told.append("wait"), after=60.0)
+    assert told == []  # loaded (or compiled) well within a minute: no notice

@@ -18,8 +18,9 @@ True
 from __future__ import annotations
 
 import random
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -42,6 +43,7 @@ __all__ = [
     "simulate_hands",
     "unpack",
     "warm_up",
+    "warm_up_noticed",
 ]
 
 Packed = Any
@@ -174,3 +176,17 @@ def warm_up() -> float:
     PimcSearch().values(view, list(view.legal_actions()), 1, 6.0, random.Random(0))
     simulate_hands(Rules(), 1, 1, detail=True)
     return time.perf_counter() - t0
+
+
+def warm_up_noticed(notice: Callable[[], None], after: float = 1.0) -> float:
+    """:func:`warm_up`, calling ``notice()`` first if it is still running ``after``
+    seconds in: the first run after installing compiles for up to a minute, and a
+    player should be told why the game waits (later runs load the cache in ~1 s)."""
+    took: list[float] = []
+    worker = threading.Thread(target=lambda: took.append(warm_up()), daemon=True)
+    worker.start()
+    worker.join(after)
+    if worker.is_alive():
+        notice()
+        worker.join()
+    return took[0] if took else 0.0
