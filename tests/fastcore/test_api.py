@@ -7,6 +7,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -225,8 +226,18 @@ def test_position_list_is_the_start_of_pack_list(rules: Rules) -> None:
 
 def test_warm_up_tells_the_player_when_it_takes_a_while() -> None:
     told: list[str] = []
-    took = fastcore.warm_up_noticed(lambda: told.append("wait"), after=0.0)
-    assert took > 0 and told == ["wait"]
+    slow = threading.Event()
+
+    def compiling() -> float:
+        # Still "compiling" until the player has been told (or 30 s pass).
+        return 2.0 if slow.wait(30) else 0.0
+
+    def notice() -> None:
+        told.append("wait")
+        slow.set()
+
+    assert fastcore.warm_up_noticed(notice, after=0.05, work=compiling) == 2.0
+    assert told == ["wait"]
     told.clear()
-    fastcore.warm_up_noticed(lambda: told.append("wait"), after=60.0)
-    assert told == []  # loaded (or compiled) well within a minute: no notice
+    assert fastcore.warm_up_noticed(lambda: told.append("wait"), after=60.0) > 0
+    assert told == []  # the cached kernels load well within a minute: no notice

@@ -178,12 +178,14 @@ def warm_up() -> float:
     return time.perf_counter() - t0
 
 
-def warm_up_noticed(notice: Callable[[], None], after: float = 1.0) -> float:
-    """:func:`warm_up`, calling ``notice()`` first if it is still running ``after``
-    seconds in: the first run after installing compiles for up to a minute, and a
-    player should be told why the game waits (later runs load the cache in ~1 s)."""
+def warm_up_noticed(
+    notice: Callable[[], None], after: float = 1.0, work: Callable[[], float] = warm_up
+) -> float:
+    """``work()`` (:func:`warm_up`), calling ``notice()`` first if it is still running
+    ``after`` seconds in: the first run after installing compiles for up to a minute,
+    and a player should be told why the game waits (later runs load the cache in ~1 s)."""
     took: list[float] = []
-    worker = threading.Thread(target=lambda: took.append(warm_up()), daemon=True)
+    worker = threading.Thread(target=lambda: took.append(work()), daemon=True)
     worker.start()
     worker.join(after)
     if worker.is_alive():
