@@ -13,12 +13,14 @@ import subprocess
 import sys
 
 from pitch.bots import policy as python_policy
+from pitch.bots.heuristic import state_action
 from pitch.fastcore import COMPILED
 from pitch.fastcore import layout as L
 from pitch.fastcore import policy as kernel_policy
 from pitch.fastcore._jit import new_array
 from pitch.fastcore.packing import position_list
 from pitch.fastcore.policy import heuristic_action
+from pitch.fastcore.search import heuristic_action as search_action
 from tests.fastcore.policycheck import (
     JUNK,
     compare_actions,
@@ -69,3 +71,8 @@ def test_the_policy_does_not_look_at_other_hands() -> None:
         want = heuristic_action(new_array(w), legal)
         for _ in range(2):
             assert heuristic_action(new_array(reshuffle_others(w, rng)), legal) == want
+
+
+def test_the_search_hook_gives_the_same_action() -> None:
+    for s in states(6, 300):
+        assert search_action(s) == state_action(s)

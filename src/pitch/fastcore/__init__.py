@@ -166,9 +166,10 @@ def warm_up() -> float:
     playout_many(s, 1, 1, "random")
     playout(s, 1, "heuristic")
     simulate_hands(Rules(), 1, 1)
-    from pitch.fastcore.search import evaluate_actions, heuristic_rollout
+    from pitch.fastcore.search import evaluate_actions, heuristic_action, heuristic_rollout
 
     heuristic_rollout(s, random.Random(0))
+    heuristic_action(s)
     evaluate_actions(s, list(s.legal_actions()), random.Random(0))
     simulate_hands(Rules(), 1, 1, detail=True)
     return time.perf_counter() - t0

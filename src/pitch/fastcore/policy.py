@@ -83,8 +83,11 @@ def pick_random(mask: int, s: int) -> tuple[int, int]:
 
 
 @njit
-def suit_estimate(hand: int, suit: int, players: int, partnerships: bool) -> float:
-    """``pitch.bots.policy.suit_estimate``: my side's expected points pitching ``suit``."""
+def suit_estimate(
+    hand: int, suit: int, players: int, partnerships: bool, tens_game: float, face_game: float
+) -> float:
+    """``pitch.bots.policy.suit_estimate``: my side's expected points pitching ``suit``
+    (``tens_game``, ``face_game``: the hand's terms of Game, the same for every suit)."""
     trumps = hand & SUIT_MASK[suit]
     k = popcount(trumps)
     if k == 0:
@@ -105,9 +108,7 @@ def suit_estimate(hand: int, suit: int, players: int, partnerships: bool) -> flo
     else:
         x = 0.1 * k + (0.2 if hi > JACK else 0.0)
         jack = p * (0.6 if x > 0.6 else x)
-    tens = popcount(hand & TENS)
-    face = game_points(hand) - 10 * tens
-    game = 0.12 + 0.09 * k + 0.12 * tens + 0.015 * face
+    game = 0.12 + 0.09 * k + tens_game + face_game
     if players > 2 and not partnerships:
         game -= 0.04 * (players - 2)
     if partnerships:
@@ -122,10 +123,15 @@ def suit_estimate(hand: int, suit: int, players: int, partnerships: bool) -> flo
 @njit
 def best_suit(hand: int, players: int, partnerships: bool) -> tuple[int, float]:
     """The suit to pitch and its estimate (the first best suit on ties)."""
+    tens = popcount(hand & TENS)
+    face = game_points(hand) - 10 * tens
+    # The same products as the Python's 0.12 * tens and 0.015 * face, made once.
+    tens_game = 0.12 * tens
+    face_game = 0.015 * face
     best = 0
     value = -1.0
     for s in range(4):
-        v = suit_estimate(hand, s, players, partnerships)
+        v = suit_estimate(hand, s, players, partnerships, tens_game, face_game)
         if v > value:
             best = s
             value = v

@@ -19,6 +19,7 @@ from pitch.fastcore import layout
 from pitch.fastcore._jit import COMPILED, new_array, seed64
 from pitch.fastcore.loops import evaluate, finish
 from pitch.fastcore.packing import position_list
+from pitch.fastcore.policy import heuristic_action as _heuristic_action
 
 Outcome = tuple[tuple[int, ...], int]
 """Score change per side, and the pitcher's seat (-1 when the hand was thrown in)."""
@@ -66,6 +67,12 @@ def heuristic_rollout(state: GameState, rng: random.Random) -> Outcome:
     ``rng`` is not drawn from, as in the Python one: a search bot given the same
     samples makes the same decisions with either."""
     return _finish(state, layout.HEURISTIC, seed64(0))
+
+
+def heuristic_action(state: GameState) -> int:
+    """The action :func:`pitch.bots.heuristic.state_action` picks in ``state`` (a state
+    in the auction or the play), computed by the kernel heuristic."""
+    return int(_heuristic_action(_position(state), state.legal_mask()))
 
 
 def random_rollout(state: GameState, rng: random.Random) -> Outcome:
