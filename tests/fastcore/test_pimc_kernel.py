@@ -20,7 +20,6 @@ from tests.fastcore.diffcheck import TABLES
 from tests.fastcore.test_api import positions
 
 
-@pytest.mark.skip(reason="needs the kernel heuristic to be pitch.bots.policy (branch kpolicy)")
 @pytest.mark.parametrize("rules", TABLES[::2], ids=repr)
 def test_kernel_values_equal_python_values_on_the_same_deal(rules: Rules) -> None:
     # One sample: the kernel determinizes with seed s first, so determinize(seed s)

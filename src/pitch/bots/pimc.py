@@ -43,8 +43,9 @@ from pitch.fastcore import search as fast_search
 Rollout = Callable[[GameState, random.Random], tuple[tuple[int, ...], int]]
 ROLLOUTS: dict[str, Rollout] = {"heuristic": heuristic_rollout, "random": random_rollout}
 if fastcore.COMPILED:
-    # The compiled core's rollouts (docs/fastcore.md), for bots that keep their
-    # search loop in Python (ismcts); pimc runs its whole search in the kernel.
+    # The compiled core's rollouts (docs/fastcore.md): its heuristic makes exactly the
+    # decisions of pitch.bots.policy (tests/fastcore/test_policy.py). pimc runs its
+    # whole search in the kernel with them (KERNEL_POLICIES); ismcts calls them.
     ROLLOUTS["fast"] = fast_search.heuristic_rollout
     ROLLOUTS["fast-random"] = fast_search.random_rollout
 

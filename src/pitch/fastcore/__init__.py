@@ -168,9 +168,15 @@ def warm_up() -> float:
     playout_many(s, 1, 1, "random")
     playout(s, 1, "heuristic")
     simulate_hands(Rules(), 1, 1)
-    from pitch.fastcore.search import PimcSearch, evaluate_actions, heuristic_rollout
+    from pitch.fastcore.search import (
+        PimcSearch,
+        evaluate_actions,
+        heuristic_action,
+        heuristic_rollout,
+    )
 
     heuristic_rollout(s, random.Random(0))
+    heuristic_action(s)
     evaluate_actions(s, list(s.legal_actions()), random.Random(0))
     view = s.view(s.current_player())
     PimcSearch().values(view, list(view.legal_actions()), 1, 6.0, random.Random(0))

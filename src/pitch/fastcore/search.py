@@ -33,6 +33,7 @@ from pitch.fastcore.determinize import (
 from pitch.fastcore.loops import evaluate, finish
 from pitch.fastcore.packing import pack_list, position_list
 from pitch.fastcore.pimc import pimc_values
+from pitch.fastcore.policy import heuristic_action as _heuristic_action
 
 Outcome = tuple[tuple[int, ...], int]
 """Score change per side, and the pitcher's seat (-1 when the hand was thrown in)."""
@@ -63,17 +64,29 @@ def _position(state: GameState) -> Any:
 def rollout(state: GameState, rng: random.Random, policy: int = layout.HEURISTIC) -> Outcome:
     """Finish ``state``'s hand (``state`` is not changed) under ``policy`` (a mask,
     see :func:`pitch.fastcore.policy_mask`), seeded from ``rng``."""
+    return _finish(state, policy, seed64(rng.getrandbits(64)))
+
+
+def _finish(state: GameState, policy: int, seed: Any) -> Outcome:
     w = _position(state)
     res = new_array([0] * layout.R_SIZE)
-    finish(w, policy, seed64(rng.getrandbits(64)), res, 0, _NO_LOG)
+    finish(w, policy, seed, res, 0, _NO_LOG)
     delta = tuple(int(x) for x in res[: state.num_sides])
     return delta, int(w[layout.PITCHER])
 
 
 def heuristic_rollout(state: GameState, rng: random.Random) -> Outcome:
-    """:func:`rollout` with the kernel heuristic (:mod:`pitch.fastcore.policy`) for
-    every seat; deterministic, so ``rng`` is only drawn from, never needed."""
-    return rollout(state, rng, layout.HEURISTIC)
+    """The kernel heuristic (:mod:`pitch.fastcore.policy`) for every seat: the same
+    outcome as :func:`pitch.bots.heuristic.heuristic_rollout`. Deterministic, so
+    ``rng`` is not drawn from, as in the Python one: a search bot given the same
+    samples makes the same decisions with either."""
+    return _finish(state, layout.HEURISTIC, seed64(0))
+
+
+def heuristic_action(state: GameState) -> int:
+    """The action :func:`pitch.bots.heuristic.state_action` picks in ``state`` (a state
+    in the auction or the play), computed by the kernel heuristic."""
+    return int(_heuristic_action(_position(state), state.legal_mask()))
 
 
 def random_rollout(state: GameState, rng: random.Random) -> Outcome:
