@@ -240,5 +240,6 @@ def test_warm_up_tells_the_player_when_it_takes_a_while() -> None:
     assert fastcore.warm_up_noticed(notice, after=0.05, work=compiling) == 2.0
     assert told == ["wait"]
     told.clear()
+    warm_up()  # compiled (or loaded) once in this process; the next is instant
     assert fastcore.warm_up_noticed(lambda: told.append("wait"), after=60.0) > 0
-    assert told == []  # the cached kernels load well within a minute: no notice
+    assert told == []  # no notice when it finishes in time
