@@ -208,6 +208,7 @@ def test_bench_reports_the_compiled_core() -> None:
     assert res["compile_seconds"] >= 0
     if COMPILED:
         assert res["compiled_hands_per_s"] > 0
+        assert res["compiled_hands_per_cpu_s"] > 0
         assert res["compiled_batched_hands_per_s"] > 0
         assert res["compiled_playouts_per_s"] > 0
         assert res["pimc_fast_rollouts_per_s"] > 0
