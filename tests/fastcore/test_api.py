@@ -221,3 +221,9 @@ def test_position_list_is_the_start_of_pack_list(rules: Rules) -> None:
 
     for s in positions(rules, random.Random(8), 30):
         assert position_list(s) == pack_list(s)[: layout.POSITION_SIZE]
+
+
+def test_bid_masks_by_arithmetic_match_the_table() -> None:
+    from pitch.fastcore.rules import BIDS_FROM, bids_from
+
+    assert [bids_from.py_func(lo) for lo in range(6)] == list(BIDS_FROM)
