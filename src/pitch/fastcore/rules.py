@@ -119,15 +119,17 @@ def deal(w: Arr, s: int) -> int:
         w[HANDS + seat] = 0
         w[CAPTURED + seat] = 0
     seat = dealer
-    for i in range(6 * n):
-        if i % 3 == 0:  # three cards at a time, clockwise (no division by n: it is slow)
-            seat = seat + 1 if seat + 1 < n else 0
-        s = step(s)
-        j = i + below(mix(s), 52 - i)
-        c = w[DECK + j]
-        w[DECK + j] = w[DECK + i]
-        w[DECK + i] = c
-        w[HANDS + seat] |= 1 << c
+    for packet in range(2 * n):  # three cards at a time, clockwise
+        seat = seat + 1 if seat + 1 < n else 0  # (no division by n: it is slow)
+        cards = 0  # a local, not the hand's slot: one store a packet, not three
+        for i in range(3 * packet, 3 * packet + 3):
+            s = step(s)
+            j = i + below(mix(s), 52 - i)
+            c = w[DECK + j]
+            w[DECK + j] = w[DECK + i]
+            w[DECK + i] = c
+            cards |= 1 << c
+        w[HANDS + seat] |= cards
     for seat in range(7):
         w[DEALT + seat] = w[HANDS + seat]
     w[PHASE] = BID
