@@ -227,3 +227,9 @@ def test_bid_masks_by_arithmetic_match_the_table() -> None:
     from pitch.fastcore.rules import BIDS_FROM, bids_from
 
     assert [bids_from.py_func(lo) for lo in range(6)] == list(BIDS_FROM)
+
+
+def test_suit_of_is_floor_division_by_13_for_every_card() -> None:
+    from pitch.fastcore.rules import suit_of
+
+    assert [suit_of.py_func(c) for c in range(52)] == [c // 13 for c in range(52)]

@@ -87,6 +87,14 @@ def step(s: int) -> int:
 
 
 @njit
+def suit_of(card: int) -> int:
+    """``card // 13`` for a card (0..51) as a multiply and a shift (exact there). numba
+    compiles ``//`` on a signed int to a multiply plus sign corrections, which sit on
+    every card's path: about 8% of a random hand's time."""
+    return (card * 79) >> 10
+
+
+@njit
 def side_of(w: Arr, seat: int) -> int:
     """R1.2: partners are seats 0+2 and 1+3; otherwise each seat is a side."""
     if w[PARTNERS]:
@@ -224,7 +232,7 @@ def play_card(w: Arr, card: int) -> None:
     w[HANDS + seat] ^= bit
     w[PLAYED + w[NPLAYED]] = card
     w[NPLAYED] += 1
-    suit = card // 13
+    suit = suit_of(card)
     if w[TRICK_LEN] == 0:
         if w[TRUMP] < 0:
             w[TRUMP] = suit  # R4.1
@@ -234,7 +242,7 @@ def play_card(w: Arr, card: int) -> None:
         w[TRICK_MASK] = bit
     else:
         best = w[BEST_CARD]
-        if suit == best // 13:
+        if suit == suit_of(best):
             if card > best:
                 w[BEST_CARD] = card
                 w[BEST_SEAT] = seat
