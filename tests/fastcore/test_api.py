@@ -210,6 +210,7 @@ def test_bench_reports_the_compiled_core() -> None:
     assert res["compile_seconds"] >= 0
     if COMPILED:
         assert res["compiled_hands_per_s"] > 0
+        assert res["compiled_hands_per_cpu_s"] > 0
         assert res["compiled_batched_hands_per_s"] > 0
         assert res["compiled_playouts_per_s"] > 0
         assert res["compiled_heuristic_playouts_per_s"] > 0
@@ -243,3 +244,15 @@ def test_warm_up_tells_the_player_when_it_takes_a_while() -> None:
     warm_up()  # compiled (or loaded) once in this process; the next is instant
     assert fastcore.warm_up_noticed(lambda: told.append("wait"), after=60.0) > 0
     assert told == []  # no notice when it finishes in time
+
+
+def test_bid_masks_by_arithmetic_match_the_table() -> None:
+    from pitch.fastcore.rules import BIDS_FROM, bids_from
+
+    assert [bids_from.py_func(lo) for lo in range(6)] == list(BIDS_FROM)
+
+
+def test_suit_of_is_floor_division_by_13_for_every_card() -> None:
+    from pitch.fastcore.rules import suit_of
+
+    assert [suit_of.py_func(c) for c in range(52)] == [c // 13 for c in range(52)]

@@ -40,6 +40,7 @@ def bench(
             f"compiled core (numba; first use {res['compile_seconds']:.2f} s incl. compiling "
             "or loading the cache):\n"
             f"  one core    : {res['compiled_hands_per_s']:>12,.0f} hands/s\n"
+            f"  one core    : {res['compiled_hands_per_cpu_s']:>12,.0f} hands per CPU-second\n"
             f"  batched     : {res['compiled_batched_hands_per_s']:>12,.0f} hands/s "
             f"({res['workers']} threads)\n"
             f"  playouts    : {res['compiled_playouts_per_s']:>12,.0f} playouts/s "

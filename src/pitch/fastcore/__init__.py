@@ -27,7 +27,7 @@ from typing import Any
 from pitch.engine import GameState, Rules
 from pitch.engine.errors import PitchError
 from pitch.fastcore import layout
-from pitch.fastcore._jit import COMPILED, new_array, seed64
+from pitch.fastcore._jit import COMPILED, new_array, seed64, zeros
 from pitch.fastcore.loops import finish, simulate
 from pitch.fastcore.loops import playout_many as _playout_many
 from pitch.fastcore.packing import pack_list, table, unpack
@@ -137,7 +137,7 @@ def simulate_hands(
     width = layout.R_SIZE if detail else rules.num_sides
     mask = policy_mask(policy)
     base = random.getrandbits(63) if seed is None else seed
-    out = new_array([0] * (n * width))
+    out = zeros(n * width)
     bounds = [n * k // workers for k in range(workers + 1)]
 
     def run(k: int) -> None:

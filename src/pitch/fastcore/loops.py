@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from pitch.fastcore._jit import entry
+from pitch.fastcore._jit import entry, njit
 from pitch.fastcore.layout import (
     BID,
     DEALER,
@@ -26,15 +26,10 @@ LOG_SIZE: Final = 55
 NO_LOG: Final = 0
 
 
-@entry
-def finish(w: Arr, policy: int, s: int, out: Arr, o: int, log: Arr) -> int:
-    """Play the hand in ``w`` to its end under ``policy`` and score it into
-    ``out[o:o + R_SIZE]``; returns the PRNG state.
-
-    When ``log`` has :data:`LOG_SIZE` slots it records, for the differential tests,
-    the legal mask before each action and each trick's winner (the actions
-    themselves are ``w``'s bid and card logs); pass an empty array otherwise.
-    """
+@njit
+def play_out(w: Arr, policy: int, s: int, out: Arr, o: int, log: Arr) -> int:
+    """:func:`finish`'s body, inlined into the loops below: a call per hand would
+    pass three arrays (many words each) and keep nothing in registers across it."""
     k = 0
     record = len(log) >= LOG_SIZE
     while True:
@@ -57,6 +52,18 @@ def finish(w: Arr, policy: int, s: int, out: Arr, o: int, log: Arr) -> int:
 
 
 @entry
+def finish(w: Arr, policy: int, s: int, out: Arr, o: int, log: Arr) -> int:
+    """Play the hand in ``w`` to its end under ``policy`` and score it into
+    ``out[o:o + R_SIZE]``; returns the PRNG state.
+
+    When ``log`` has :data:`LOG_SIZE` slots it records, for the differential tests,
+    the legal mask before each action and each trick's winner (the actions
+    themselves are ``w``'s bid and card logs); pass an empty array otherwise.
+    """
+    return play_out(w, policy, s, out, o, log)
+
+
+@entry
 def playout_many(
     pos: Arr, w: Arr, n: int, policy: int, s: int, res: Arr, totals: Arr, log: Arr
 ) -> int:
@@ -66,7 +73,7 @@ def playout_many(
     for _ in range(n):
         for i in range(POSITION_SIZE):
             w[i] = pos[i]
-        s = finish(w, policy, s, res, 0, log)
+        s = play_out(w, policy, s, res, 0, log)
         for side in range(sides):
             totals[side] += res[R_DELTA + side]
     return s
@@ -80,10 +87,11 @@ def simulate(w: Arr, n: int, policy: int, s: int, res: Arr, out: Arr, width: int
     PRNG state."""
     for i in range(n):
         s = deal(w, s)
-        s = finish(w, policy, s, res, 0, log)
+        s = play_out(w, policy, s, res, 0, log)
         for j in range(width):
             out[i * width + j] = res[j]
-        w[DEALER] = (w[DEALER] + 1) % w[N]
+        d = w[DEALER] + 1
+        w[DEALER] = d if d < w[N] else 0  # a compare, not a division
     return s
 
 
@@ -105,7 +113,7 @@ def evaluate(
         for j in range(POSITION_SIZE):
             w[j] = pos[j]
         apply(w, actions[i])
-        s = finish(w, policy, s, res, 0, log)
+        s = play_out(w, policy, s, res, 0, log)
         for side in range(sides):
             out[i * 8 + side] = res[R_DELTA + side]
         out[i * 8 + 7] = w[PITCHER]

@@ -87,6 +87,14 @@ def step(s: int) -> int:
 
 
 @njit
+def suit_of(card: int) -> int:
+    """``card // 13`` for a card (0..51) as a multiply and a shift (exact there). numba
+    compiles ``//`` on a signed int to a multiply plus sign corrections, which sit on
+    every card's path: about 8% of a random hand's time."""
+    return (card * 79) >> 10
+
+
+@njit
 def side_of(w: Arr, seat: int) -> int:
     """R1.2: partners are seats 0+2 and 1+3; otherwise each seat is a side."""
     if w[PARTNERS]:
@@ -119,15 +127,17 @@ def deal(w: Arr, s: int) -> int:
         w[HANDS + seat] = 0
         w[CAPTURED + seat] = 0
     seat = dealer
-    for i in range(6 * n):
-        if i % 3 == 0:  # three cards at a time, clockwise (no division by n: it is slow)
-            seat = seat + 1 if seat + 1 < n else 0
-        s = step(s)
-        j = i + below(mix(s), 52 - i)
-        c = w[DECK + j]
-        w[DECK + j] = w[DECK + i]
-        w[DECK + i] = c
-        w[HANDS + seat] |= 1 << c
+    for packet in range(2 * n):  # three cards at a time, clockwise
+        seat = seat + 1 if seat + 1 < n else 0  # (no division by n: it is slow)
+        cards = 0  # a local, not the hand's slot: one store a packet, not three
+        for i in range(3 * packet, 3 * packet + 3):
+            s = step(s)
+            j = i + below(mix(s), 52 - i)
+            c = w[DECK + j]
+            w[DECK + j] = w[DECK + i]
+            w[DECK + i] = c
+            cards |= 1 << c
+        w[HANDS + seat] |= cards
     for seat in range(7):
         w[DEALT + seat] = w[HANDS + seat]
     w[PHASE] = BID
@@ -150,6 +160,13 @@ def deal(w: Arr, s: int) -> int:
 
 
 @njit
+def bids_from(lo: int) -> int:
+    """``BIDS_FROM[lo]`` by arithmetic: indexing the tuple compiles to a jump table,
+    whose indirect jump mispredicts in every auction."""
+    return (32 - (1 << lo)) << 52
+
+
+@njit
 def legal_mask(w: Arr) -> int:
     """Legal action ids as a mask, exactly as ``GameState.legal_mask`` (R3, R4.3, R4.4)."""
     phase = w[PHASE]
@@ -167,10 +184,10 @@ def legal_mask(w: Arr) -> int:
         if w[TO_ACT] == w[DEALER]:
             if high == 0:
                 if not w[REDEAL]:
-                    return BIDS_FROM[lo if lo > 2 else 2]  # R3.5
+                    return bids_from(lo if lo > 2 else 2)  # R3.5
             elif w[STEAL]:
                 lo = high  # R3.6
-        return int(PASS_BIT | BIDS_FROM[lo])
+        return int(PASS_BIT | bids_from(lo))
     return 0
 
 
@@ -215,7 +232,7 @@ def play_card(w: Arr, card: int) -> None:
     w[HANDS + seat] ^= bit
     w[PLAYED + w[NPLAYED]] = card
     w[NPLAYED] += 1
-    suit = card // 13
+    suit = suit_of(card)
     if w[TRICK_LEN] == 0:
         if w[TRUMP] < 0:
             w[TRUMP] = suit  # R4.1
@@ -225,7 +242,7 @@ def play_card(w: Arr, card: int) -> None:
         w[TRICK_MASK] = bit
     else:
         best = w[BEST_CARD]
-        if suit == best // 13:
+        if suit == suit_of(best):
             if card > best:
                 w[BEST_CARD] = card
                 w[BEST_SEAT] = seat
@@ -254,10 +271,12 @@ def play_card(w: Arr, card: int) -> None:
 
 @njit
 def _captor(w: Arr, bit: int) -> int:
+    """The side that took the card ``bit`` (-1: nobody). Sides' captures are
+    disjoint, so every side is looked at: a select each, not a random exit."""
+    captor = -1
     for side in range(w[SIDES]):
-        if w[CAPTURED + side] & bit:
-            return side
-    return -1
+        captor = side if w[CAPTURED + side] & bit else captor
+    return captor
 
 
 @njit
