@@ -152,7 +152,7 @@ def server_cpu(pid: int) -> float | None:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 1)
+    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 2)
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -191,6 +191,9 @@ def main() -> int:
         "PITCH_MAX_TABLES_PER_CLIENT": "100000",
         "PITCH_MAX_CONNECTIONS_PER_CLIENT": "100000",
     }
+    if a.profile:
+        # The server profiles its event loop and writes the file when it exits (SIGTERM).
+        env["PITCH_PROFILE"] = str(Path(a.profile).resolve())
     log = open(Path(tmp) / "server.log", "wb")  # noqa: SIM115
     srv = subprocess.Popen(
         [
@@ -235,18 +238,24 @@ def main() -> int:
         for i in range(0, len(seats), 4):
             chunks[(i // 4) % procs] += seats[i : i + 4]
         until = time.time() + a.duration + a.ramp
+        cpu_setup = server_cpu(srv.pid)  # creating the tables is not part of the play
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(procs) as pool:
             results = pool.map(client_process, [(base, c, tuple(a.think), until) for c in chunks])
         lat = [x for r in results for x in r["latencies"]]
         errors = [e for r in results for e in r["errors"]]
         max_seq = {t: s for r in results for t, s in r["max_seq"].items()}
+        cpu_end = server_cpu(srv.pid)
         # Lost: the server must hold every event a client saw.
         lost = 0
         with httpx.Client(base_url=base, timeout=30) as h:
             for tid, seq in max_seq.items():
                 lost += max(0, seq - h.get(f"/api/tables/{tid}/state").json()["seq"])
+        cpu_play = (
+            round(cpu_end - cpu_setup, 2) if cpu_end is not None and cpu_setup is not None else None
+        )
         res = {
+            "load_avg": [round(x, 2) for x in os.getloadavg()],
             "clients": len(seats),
             "tables": tables,
             "duration_s": a.duration,
@@ -261,7 +270,13 @@ def main() -> int:
             "errors": len(errors),
             "unanswered": sum(r["unanswered"] for r in results),
             "lost": lost,
-            "server_cpu_s": server_cpu(srv.pid),
+            "server_cpu_s": cpu_end,
+            "server_cpu_play_s": cpu_play,
+            # CPU seconds of the server per 1000 actions during play (connections,
+            # actions, broadcasts): independent of how busy the machine is.
+            "server_cpu_s_per_1000_actions": (
+                round(1000 * cpu_play / len(lat), 2) if cpu_play is not None and lat else None
+            ),
             "clients_cpu_s": round(sum(r["cpu_s"] for r in results), 1),
             "db": "sqlite" if db.startswith("sqlite") else db.split(":", 1)[0],
         }
@@ -271,11 +286,16 @@ def main() -> int:
             srv.wait(20)
         except subprocess.TimeoutExpired:
             srv.kill()
+    if a.profile:
+        done = Path(a.profile).exists()
+        print(
+            f"profile: {a.profile}" if done else "profile: the server wrote none", file=sys.stderr
+        )
     if a.json:
         print(json.dumps(res))
     else:
         for k, v in res.items():
-            print(f"{k:>14}: {v}")
+            print(f"{k:>30}: {v}")
     return 0 if res["errors"] == 0 and res["lost"] == 0 else 1
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import cProfile
+import os
+import signal
 from typing import Annotated
 
 import typer
@@ -47,15 +50,43 @@ def serve(
     except (ArgumentError, OperationalError, OSError, ValueError) as e:
         typer.echo(f"cannot open the database {db!r}: {e}", err=True)
         raise typer.Exit(2) from None
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=4 * MAX_MESSAGE_BYTES,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
-        # Compressing every state message costs more CPU than the bytes are worth on
-        # a busy server (a state is ~1.5 kB); see docs/benchmarks.md.
-        ws_per_message_deflate=False,
-    )
+    # uvicorn shuts down gracefully on SIGTERM/SIGINT and then raises the signal again
+    # with the handler it found: make that a clean exit, so what follows still runs.
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, _exit_cleanly)
+    prof = _start_profile()
+    try:
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level=log_level,
+            ws_max_size=4 * MAX_MESSAGE_BYTES,
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+            # Compressing every state message costs more CPU than the bytes are worth
+            # on a busy server (a state is ~1.5 kB); see docs/benchmarks.md.
+            ws_per_message_deflate=False,
+        )
+    except SystemExit as e:
+        if e.code not in (None, 0):
+            raise
+    finally:
+        if prof is not None:
+            prof.disable()
+            prof.dump_stats(os.environ["PITCH_PROFILE"])
+
+
+def _exit_cleanly(_signum: int, _frame: object) -> None:
+    raise SystemExit(0)
+
+
+def _start_profile() -> cProfile.Profile | None:
+    """``PITCH_PROFILE=FILE``: profile the server (its event loop's thread; the
+    database thread mostly waits on SQLite) and write FILE when it stops
+    (``scripts/bench_server.py --profile`` sets it)."""
+    if not os.environ.get("PITCH_PROFILE"):
+        return None
+    prof = cProfile.Profile()
+    prof.enable()
+    return prof

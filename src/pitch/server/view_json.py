@@ -91,8 +91,13 @@ def private_json(state: GameState, seat: int) -> tuple[list[str], list[str]]:
     return hand, state.legal_actions().texts() if mine else []
 
 
-def _dumps(x: object) -> str:
-    return json.dumps(x, separators=(",", ":"))
+# One encoder for every message: json.dumps with options builds a new one per call.
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def _texts(xs: list[str]) -> str:
+    """A JSON list of card and action texts (``"Ah"``, ``"bid 2"``: nothing to escape)."""
+    return '["' + '","'.join(xs) + '"]' if xs else "[]"
 
 
 class StateTexts:
@@ -105,13 +110,13 @@ class StateTexts:
         self._game = None if state is None else _dumps(public_json(state.view(0)))[:-1]
 
     def text(self, seat: int | None) -> str:
-        head = f'{self._top},"seat":{_dumps(seat)},"game":'
+        head = f'{self._top},"seat":{"null" if seat is None else seat},"game":'
         if self._game is None or self._state is None:
             return head + "null}"
         if seat is None:
             return head + self._game + ',"hand":null,"legal":[]}}'
         hand, legal = private_json(self._state, seat)
-        return f'{head}{self._game},"hand":{_dumps(hand)},"legal":{_dumps(legal)}}}}}'
+        return f'{head}{self._game},"hand":{_texts(hand)},"legal":{_texts(legal)}}}}}'
 
 
 def public_json(view: PlayerView) -> dict[str, Any]:

@@ -16,10 +16,7 @@ from sqlalchemy import func, insert, select, update
 
 from pitch.store.db import Database
 from pitch.store.models import EventModel, SeatModel, TableModel
-
-
-class StaleWrite(RuntimeError):
-    """The table moved on (or was claimed) since the caller read it."""
+from pitch.store.writer import Append, EventRow, EventWriter, StaleWrite, decode_deal, encode_deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,17 +26,6 @@ class SeatRow:
     bot: str | None
     name: str | None
     token_hash: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class EventRow:
-    """One stored event: a deal (``deal`` masks) or an action (``seat``, ``action``)."""
-
-    kind: str
-    seat: int | None = None
-    action: int | None = None
-    deal: tuple[int, ...] | None = None
-    by: str = "player"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,17 +56,11 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _encode_deal(masks: Sequence[int]) -> str:
-    return " ".join(f"{m:x}" for m in masks)
-
-
-def _decode_deal(text: str) -> tuple[int, ...]:
-    return tuple(int(x, 16) for x in text.split())
-
-
 class TableRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.writer = EventWriter(db)
+        """The hot path (appends); use it from one thread at a time."""
 
     def create(
         self,
@@ -160,8 +140,9 @@ class TableRepo:
         winner: int | None = None,
     ) -> None:
         """Store ``events`` as numbers ``seq``, ``seq+1``, ... in one transaction."""
-        with self.db.engine.begin() as conn:
-            self._append(conn, table_id, seq, events, status=status, winner=winner)
+        (err,) = self.writer.append_batch([Append(table_id, seq, events, status, winner)])
+        if err is not None:
+            raise err
 
     def _append(
         self,
@@ -181,8 +162,7 @@ class TableRepo:
         )
         if r.rowcount != 1:
             raise StaleWrite(f"table {table_id} is not at event {seq}")
-        # Core inserts, not ORM objects: this runs for every action and the ORM's
-        # unit of work costs several times more.
+        # Core inserts: this runs when a game starts (actions go through EventWriter).
         s.execute(
             insert(EventModel),
             [
@@ -192,7 +172,7 @@ class TableRepo:
                     "kind": e.kind,
                     "seat": e.seat,
                     "action": e.action,
-                    "deal": _encode_deal(e.deal) if e.deal is not None else None,
+                    "deal": encode_deal(e.deal) if e.deal is not None else None,
                     "by": e.by,
                     "at": now,
                 }
@@ -225,7 +205,7 @@ class TableRepo:
                         kind=e.kind,
                         seat=e.seat,
                         action=e.action,
-                        deal=_decode_deal(e.deal) if e.deal is not None else None,
+                        deal=decode_deal(e.deal) if e.deal is not None else None,
                         by=e.by,
                     )
                     for e in events
