@@ -146,13 +146,15 @@ def client_process(
     return merged
 
 
-def server_cpu(pid: int) -> float | None:
-    """CPU seconds the server process has used (Linux), to see who is the bottleneck."""
+def server_cpu(pid: int, *, system_only: bool = False) -> float | None:
+    """CPU seconds the server process has used (Linux), to see who is the bottleneck:
+    user plus system time, or the system (kernel) part only."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 2)
+    ticks = int(fields[12]) if system_only else int(fields[11]) + int(fields[12])
+    return round(ticks / os.sysconf("SC_CLK_TCK"), 2)
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -239,6 +241,7 @@ def main() -> int:
             chunks[(i // 4) % procs] += seats[i : i + 4]
         until = time.time() + a.duration + a.ramp
         cpu_setup = server_cpu(srv.pid)  # creating the tables is not part of the play
+        sys_setup = server_cpu(srv.pid, system_only=True)
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(procs) as pool:
             results = pool.map(client_process, [(base, c, tuple(a.think), until) for c in chunks])
@@ -246,6 +249,7 @@ def main() -> int:
         errors = [e for r in results for e in r["errors"]]
         max_seq = {t: s for r in results for t, s in r["max_seq"].items()}
         cpu_end = server_cpu(srv.pid)
+        sys_end = server_cpu(srv.pid, system_only=True)
         # Lost: the server must hold every event a client saw.
         lost = 0
         with httpx.Client(base_url=base, timeout=30) as h:
@@ -272,6 +276,11 @@ def main() -> int:
             "lost": lost,
             "server_cpu_s": cpu_end,
             "server_cpu_play_s": cpu_play,
+            "server_cpu_play_system_s": (
+                round(sys_end - sys_setup, 2)
+                if sys_end is not None and sys_setup is not None
+                else None
+            ),
             # CPU seconds of the server per 1000 actions during play (connections,
             # actions, broadcasts): independent of how busy the machine is.
             "server_cpu_s_per_1000_actions": (

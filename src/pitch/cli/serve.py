@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import cProfile
+import dataclasses
 import os
 import signal
+import time
 from typing import Annotated
 
 import typer
@@ -28,6 +30,13 @@ def serve(
         str | None, typer.Option(help="Base URL of invite links (default: the request's host).")
     ] = None,
     bot_workers: Annotated[int, typer.Option(min=1, help="Bot worker processes.")] = 2,
+    instance: Annotated[
+        str | None,
+        typer.Option(
+            help="This process's name when several share one database (PITCH_INSTANCE; "
+            "default 'default'): each restores only the tables it served.",
+        ),
+    ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve tables for friends and bots over HTTP and WebSockets."""
@@ -45,6 +54,11 @@ def serve(
     from pitch.server.protocol import MAX_MESSAGE_BYTES
 
     settings = Settings(db_url=db, public_url=public_url, bot_workers=bot_workers)
+    if instance is not None:
+        settings = dataclasses.replace(settings, instance=instance)
+    if not 1 <= len(settings.instance) <= 64:
+        typer.echo("--instance (PITCH_INSTANCE) must be 1..64 characters", err=True)
+        raise typer.Exit(2)
     try:
         app = create_app(settings)
     except (ArgumentError, OperationalError, OSError, ValueError) as e:
@@ -87,6 +101,8 @@ def _start_profile() -> cProfile.Profile | None:
     (``scripts/bench_server.py --profile`` sets it)."""
     if not os.environ.get("PITCH_PROFILE"):
         return None
-    prof = cProfile.Profile()
+    # CPU time of this thread, not wall time: on a shared machine wall time charges
+    # whatever function was running when the OS preempted the process.
+    prof = cProfile.Profile(time.thread_time)
     prof.enable()
     return prof

@@ -84,7 +84,7 @@ class TableService:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.db = Database(settings.db_url)
-        self.repo = TableRepo(self.db)
+        self.repo = TableRepo(self.db, owner=settings.instance)
         # SQLite has one writer: one thread keeps commits in order without lock waits.
         self._db_pool = ThreadPoolExecutor(1 if self.db.is_sqlite else 4, "pitch-db")
         self.commits = GroupCommitter(self.repo.writer, self._db_pool)
@@ -100,7 +100,7 @@ class TableService:
         return await loop.run_in_executor(self._db_pool, lambda: fn(*args, **kw))
 
     async def start(self) -> None:
-        """Bring back every unfinished table exactly where it was."""
+        """Bring back every unfinished table of this process exactly where it was."""
         ids = await self.run_db(self.repo.unfinished)
         for tid in ids:
             stored = await self.run_db(self.repo.load, tid)

@@ -6,6 +6,7 @@ the seat's own hand and legal actions, plus what every player at the table saw.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -17,6 +18,7 @@ from pitch.engine import (
     SUITS,
     TERMINAL,
     GameState,
+    LegalActions,
     PlayerView,
     Trick,
     action_str,
@@ -115,8 +117,24 @@ class StateTexts:
             return head + "null}"
         if seat is None:
             return head + self._game + ',"hand":null,"legal":[]}}'
-        hand, legal = private_json(self._state, seat)
-        return f'{head}{self._game},"hand":{_texts(hand)},"legal":{_texts(legal)}}}}}'
+        st = self._state
+        phase = st.phase
+        hand = _hand_json(0 if phase == OVER else st.hands[seat])
+        mine = phase in (BID, PLAY) and st.current_player() == seat
+        legal = _legal_json(st.legal_mask()) if mine else "[]"
+        return f'{head}{self._game},"hand":{hand},"legal":{legal}}}}}'
+
+
+# A seat's hand changes only when it plays, and the legal actions repeat a lot: the
+# texts of both are kept by card or action mask (as private_json would build them).
+@functools.lru_cache(maxsize=8192)
+def _hand_json(mask: int) -> str:
+    return _texts([card_str(c) for c in cards_of(mask)])
+
+
+@functools.lru_cache(maxsize=8192)
+def _legal_json(mask: int) -> str:
+    return _texts(LegalActions(mask).texts())
 
 
 def public_json(view: PlayerView) -> dict[str, Any]:

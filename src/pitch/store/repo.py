@@ -57,9 +57,11 @@ def _now() -> datetime:
 
 
 class TableRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, owner: str = "default") -> None:
         self.db = db
-        self.writer = EventWriter(db)
+        self.owner = owner
+        """This server process's name: it owns the tables it writes to (``owner``)."""
+        self.writer = EventWriter(db, owner=owner)
         """The hot path (appends); use it from one thread at a time."""
 
     def create(
@@ -125,6 +127,7 @@ class TableRepo:
                 )
                 .values(name=name, token_hash=token_hash)
             )
+            s.execute(update(TableModel).where(TableModel.id == table_id).values(owner=self.owner))
             if r.rowcount != 1:  # type: ignore[attr-defined]
                 raise StaleWrite(f"seat {seat} of table {table_id} is not free")
             if start is not None:
@@ -213,9 +216,12 @@ class TableRepo:
             )
 
     def unfinished(self) -> list[str]:
-        """Ids of every table not yet over (to bring back after a restart)."""
+        """Ids of this process's tables that are not over (to bring back after a
+        restart); other processes on the same database restore theirs."""
         with self.db.sessions() as s:
-            q = select(TableModel.id).where(TableModel.status != "over")
+            q = select(TableModel.id).where(
+                TableModel.status != "over", TableModel.owner == self.owner
+            )
             return list(s.scalars(q).all())
 
     def games_of(self, name: str, limit: int = 20) -> list[GameSummary]:

@@ -83,8 +83,9 @@ class _Statement:
 
 
 class EventWriter:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, owner: str = "default") -> None:
         self.db = db
+        self.owner = owner
         dialect = db.engine.dialect
         self._update = _Statement(
             update(TableModel)
@@ -94,6 +95,7 @@ class EventWriter:
                 status=bindparam("p_status"),
                 winner=bindparam("p_winner"),
                 updated_at=bindparam("p_now"),
+                owner=bindparam("p_owner"),
             )
             .compile(dialect=dialect)
         )
@@ -159,6 +161,7 @@ class EventWriter:
                                 "p_status": a.status,
                                 "p_winner": a.winner,
                                 "p_now": now,
+                                "p_owner": self.owner,
                             }
                         ),
                     )
