@@ -87,18 +87,27 @@ class EventWriter:
         self.db = db
         self.owner = owner
         dialect = db.engine.dialect
+        where = update(TableModel).where(
+            TableModel.id == bindparam("p_id"), TableModel.seq == bindparam("p_old")
+        )
         self._update = _Statement(
-            update(TableModel)
-            .where(TableModel.id == bindparam("p_id"), TableModel.seq == bindparam("p_old"))
-            .values(
+            where.values(
                 seq=bindparam("p_new"),
                 status=bindparam("p_status"),
                 winner=bindparam("p_winner"),
                 updated_at=bindparam("p_now"),
                 owner=bindparam("p_owner"),
-            )
-            .compile(dialect=dialect)
+            ).compile(dialect=dialect)
         )
+        # Most appends change only the count: leaving the indexed columns (status,
+        # owner) out of the statement spares SQLite rewriting their index entries.
+        self._update_seq = _Statement(
+            where.values(seq=bindparam("p_new"), updated_at=bindparam("p_now")).compile(
+                dialect=dialect
+            )
+        )
+        self._owned: set[str] = set()
+        """Tables this writer has made its own (``owner``) and that are playing."""
         self._insert = _Statement(
             insert(EventModel)
             .values(
@@ -115,7 +124,7 @@ class EventWriter:
         )
         # Datetimes as SQLAlchemy itself would bind them (SQLite stores text), so that
         # the ORM reads back what the writer wrote.
-        proc = DateTime(timezone=True).bind_processor(dialect)
+        proc = DateTime(timezone=True).dialect_impl(dialect).bind_processor(dialect)
         self._time: Callable[[datetime], Any] = proc if proc is not None else (lambda d: d)
         self._conn: PoolProxiedConnection | None = None
 
@@ -151,23 +160,27 @@ class EventWriter:
             cur = conn.cursor()
             try:
                 for a in batch:
-                    cur.execute(
-                        self._update.sql,
-                        self._update.params(
-                            {
-                                "p_id": a.table_id,
-                                "p_old": a.seq,
-                                "p_new": a.seq + len(a.events),
-                                "p_status": a.status,
-                                "p_winner": a.winner,
-                                "p_now": now,
-                                "p_owner": self.owner,
-                            }
-                        ),
-                    )
+                    values = {
+                        "p_id": a.table_id,
+                        "p_old": a.seq,
+                        "p_new": a.seq + len(a.events),
+                        "p_now": now,
+                    }
+                    lean = a.status == "playing" and a.table_id in self._owned
+                    if lean:
+                        cur.execute(self._update_seq.sql, self._update_seq.params(values))
+                    else:
+                        values.update(p_status=a.status, p_winner=a.winner, p_owner=self.owner)
+                        cur.execute(self._update.sql, self._update.params(values))
                     if cur.rowcount != 1:  # nothing written for this table: skip it
+                        # (Another process may own it now: claim it again next time.)
+                        self._owned.discard(a.table_id)
                         out.append(StaleWrite(f"table {a.table_id} is not at event {a.seq}"))
                         continue
+                    if a.status == "playing":
+                        self._owned.add(a.table_id)
+                    else:
+                        self._owned.discard(a.table_id)
                     cur.executemany(
                         self._insert.sql,
                         [
@@ -192,6 +205,8 @@ class EventWriter:
             conn.commit()
         except BaseException:
             self._discard()
+            for a in batch:  # their owner may not have been stored
+                self._owned.discard(a.table_id)
             raise
         return out
 
