@@ -86,6 +86,7 @@ async def seat_client(
             last = m["last"]
             if sent_at is not None and m["seq"] > acted and last and last["seat"] == seat:
                 out["latencies"].append(now - sent_at)
+                out["acked_at"].append(time.time())
                 sent_at = None
                 out["acked"] += 1
             g = m["game"]
@@ -112,6 +113,7 @@ def client_process(
         outs = [
             {
                 "latencies": [],
+                "acked_at": [],
                 "errors": [],
                 "sent": 0,
                 "acked": 0,
@@ -133,10 +135,18 @@ def client_process(
         return outs
 
     outs = asyncio.run(main())
-    merged: dict[str, Any] = {"latencies": [], "errors": [], "sent": 0, "acked": 0, "unanswered": 0}
+    merged: dict[str, Any] = {
+        "latencies": [],
+        "acked_at": [],
+        "errors": [],
+        "sent": 0,
+        "acked": 0,
+        "unanswered": 0,
+    }
     max_seq: dict[str, int] = {}
     for o in outs:
         merged["latencies"] += o["latencies"]
+        merged["acked_at"] += o["acked_at"]
         merged["errors"] += o["errors"]
         for k in ("sent", "acked", "unanswered"):
             merged[k] += o[k]
@@ -244,7 +254,12 @@ def main() -> int:
         sys_setup = server_cpu(srv.pid, system_only=True)
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(procs) as pool:
-            results = pool.map(client_process, [(base, c, tuple(a.think), until) for c in chunks])
+            job = pool.map_async(client_process, [(base, c, tuple(a.think), until) for c in chunks])
+            # Steady state: from the end of the ramp (every client connected) to the end.
+            steady_from = until - a.duration
+            job.wait(max(0.0, steady_from - time.time()))
+            cpu_steady = server_cpu(srv.pid) if time.time() < steady_from + 1 else None
+            results = job.get()
         lat = [x for r in results for x in r["latencies"]]
         errors = [e for r in results for e in r["errors"]]
         max_seq = {t: s for r in results for t, s in r["max_seq"].items()}
@@ -255,6 +270,10 @@ def main() -> int:
         with httpx.Client(base_url=base, timeout=30) as h:
             for tid, seq in max_seq.items():
                 lost += max(0, seq - h.get(f"/api/tables/{tid}/state").json()["seq"])
+        steady_actions = sum(1 for r in results for t in r["acked_at"] if t >= steady_from)
+        cpu_steady_s = (
+            cpu_end - cpu_steady if cpu_end is not None and cpu_steady is not None else None
+        )
         cpu_play = (
             round(cpu_end - cpu_setup, 2) if cpu_end is not None and cpu_setup is not None else None
         )
@@ -285,6 +304,13 @@ def main() -> int:
             # actions, broadcasts): independent of how busy the machine is.
             "server_cpu_s_per_1000_actions": (
                 round(1000 * cpu_play / len(lat), 2) if cpu_play is not None and lat else None
+            ),
+            # The same over the steady state only (after the ramp: no connections being
+            # opened): the CPU cost of an action itself.
+            "server_cpu_s_per_1000_actions_steady": (
+                round(1000 * cpu_steady_s / steady_actions, 2)
+                if cpu_steady_s is not None and steady_actions
+                else None
             ),
             "clients_cpu_s": round(sum(r["cpu_s"] for r in results), 1),
             "db": "sqlite" if db.startswith("sqlite") else db.split(":", 1)[0],

@@ -87,7 +87,7 @@ class TableService:
         self.repo = TableRepo(self.db, owner=settings.instance)
         # SQLite has one writer: one thread keeps commits in order without lock waits.
         self._db_pool = ThreadPoolExecutor(1 if self.db.is_sqlite else 4, "pitch-db")
-        self.commits = GroupCommitter(self.repo.writer, self._db_pool)
+        self.commits = GroupCommitter(self.repo.writer, self._db_pool, inline=self.db.is_sqlite)
         self.bots = BotPool(settings.bot_workers, settings.bot_timeout)
         self.tables: dict[str, LiveTable] = {}
         self.conns_by_client: dict[str, int] = {}
@@ -124,7 +124,8 @@ class TableService:
             if t.timer:
                 t.timer.cancel()
         self.bots.close()
-        self._db_pool.submit(self.repo.writer.close)  # on the thread that used it
+        self._db_pool.submit(self.repo.writer.checkpoint)
+        self._db_pool.submit(self.repo.writer.close)
         self._db_pool.shutdown(wait=True)
         self.db.close()
 

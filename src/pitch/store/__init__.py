@@ -7,7 +7,7 @@ events through the engine, so the database never holds a second copy of the rule
 
 from pitch.store.db import Database, default_url
 from pitch.store.repo import GameSummary, SeatRow, StoredTable, TableRepo
-from pitch.store.writer import Append, EventRow, EventWriter, StaleWrite
+from pitch.store.writer import Append, EventRow, EventWriter, StaleWrite, WriterBusy
 
 __all__ = [
     "Append",
@@ -19,5 +19,6 @@ __all__ = [
     "StaleWrite",
     "StoredTable",
     "TableRepo",
+    "WriterBusy",
     "default_url",
 ]

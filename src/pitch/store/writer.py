@@ -36,6 +36,11 @@ class StaleWrite(RuntimeError):
     """The table moved on (or was claimed) since the caller read it."""
 
 
+class WriterBusy(RuntimeError):
+    """SQLite: another connection holds the write lock and the caller would not wait.
+    Nothing was stored; try again with ``wait=True`` (on a thread that may block)."""
+
+
 @dataclass(frozen=True, slots=True)
 class EventRow:
     """One stored event: a deal (``deal`` masks) or an action (``seat``, ``action``)."""
@@ -57,6 +62,10 @@ class Append:
     events: Sequence[EventRow]
     status: str = "playing"
     winner: int | None = None
+
+
+def _is_busy(e: BaseException) -> bool:
+    return "database is locked" in str(e) or "database is busy" in str(e)
 
 
 def encode_deal(masks: Sequence[int]) -> str:
@@ -127,20 +136,53 @@ class EventWriter:
         proc = DateTime(timezone=True).dialect_impl(dialect).bind_processor(dialect)
         self._time: Callable[[datetime], Any] = proc if proc is not None else (lambda d: d)
         self._conn: PoolProxiedConnection | None = None
+        self._waits = True
+        """SQLite: whether the connection waits for a busy write lock (busy_timeout)."""
+        self.commits = 0
 
     def _connection(self) -> PoolProxiedConnection:
         if self._conn is None:
             self._conn = self.db.engine.raw_connection()
+            self._waits = True
+            if self.db.is_sqlite:
+                # Commits may run on the server's event loop: never checkpoint there
+                # (a checkpoint syncs the disk); :meth:`checkpoint` does it elsewhere.
+                cur = self._conn.cursor()
+                cur.execute("PRAGMA wal_autocheckpoint=0")
+                cur.close()
         return self._conn
 
-    def append_batch(self, batch: Sequence[Append]) -> list[BaseException | None]:
+    def _set_wait(self, conn: PoolProxiedConnection, wait: bool) -> None:
+        if wait != self._waits and self.db.is_sqlite:
+            cur = conn.cursor()
+            cur.execute(f"PRAGMA busy_timeout={5000 if wait else 0}")
+            cur.close()
+            self._waits = wait
+
+    def checkpoint(self) -> None:
+        """SQLite: copy the write-ahead log into the database (PASSIVE: never blocks
+        writers), on a connection of its own. Call it now and then, off the loop."""
+        if not self.db.is_sqlite:
+            return
+        with self.db.engine.connect() as c:
+            c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def append_batch(
+        self, batch: Sequence[Append], *, wait: bool = True
+    ) -> list[BaseException | None]:
         """Store every append of ``batch`` in one transaction. Answers, per append,
         ``None`` (stored) or the error (:class:`StaleWrite`, or what the database
         raised). A stale append does not stop the others; if the transaction itself
-        fails, each append is retried in a transaction of its own."""
+        fails, each append is retried in a transaction of its own.
+
+        ``wait=False`` (SQLite): if another connection holds the write lock, raise
+        :class:`WriterBusy` at once instead of waiting for it."""
         try:
+            self._set_wait(self._connection(), wait)
             return self._run(batch)
         except Exception as e:
+            if not wait and _is_busy(e):
+                raise WriterBusy(str(e)) from e
             if len(batch) == 1:
                 return [e]
             log.warning("group commit of %d appends failed (%s); one by one", len(batch), e)
@@ -203,6 +245,7 @@ class EventWriter:
             finally:
                 cur.close()
             conn.commit()
+            self.commits += 1
         except BaseException:
             self._discard()
             for a in batch:  # their owner may not have been stored
