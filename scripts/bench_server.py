@@ -86,6 +86,7 @@ async def seat_client(
             last = m["last"]
             if sent_at is not None and m["seq"] > acted and last and last["seat"] == seat:
                 out["latencies"].append(now - sent_at)
+                out["acked_at"].append(time.time())
                 sent_at = None
                 out["acked"] += 1
             g = m["game"]
@@ -112,6 +113,7 @@ def client_process(
         outs = [
             {
                 "latencies": [],
+                "acked_at": [],
                 "errors": [],
                 "sent": 0,
                 "acked": 0,
@@ -133,10 +135,18 @@ def client_process(
         return outs
 
     outs = asyncio.run(main())
-    merged: dict[str, Any] = {"latencies": [], "errors": [], "sent": 0, "acked": 0, "unanswered": 0}
+    merged: dict[str, Any] = {
+        "latencies": [],
+        "acked_at": [],
+        "errors": [],
+        "sent": 0,
+        "acked": 0,
+        "unanswered": 0,
+    }
     max_seq: dict[str, int] = {}
     for o in outs:
         merged["latencies"] += o["latencies"]
+        merged["acked_at"] += o["acked_at"]
         merged["errors"] += o["errors"]
         for k in ("sent", "acked", "unanswered"):
             merged[k] += o[k]
@@ -146,13 +156,15 @@ def client_process(
     return merged
 
 
-def server_cpu(pid: int) -> float | None:
-    """CPU seconds the server process has used (Linux), to see who is the bottleneck."""
+def server_cpu(pid: int, *, system_only: bool = False) -> float | None:
+    """CPU seconds the server process has used (Linux), to see who is the bottleneck:
+    user plus system time, or the system (kernel) part only."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 1)
+    ticks = int(fields[12]) if system_only else int(fields[11]) + int(fields[12])
+    return round(ticks / os.sysconf("SC_CLK_TCK"), 2)
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -191,6 +203,9 @@ def main() -> int:
         "PITCH_MAX_TABLES_PER_CLIENT": "100000",
         "PITCH_MAX_CONNECTIONS_PER_CLIENT": "100000",
     }
+    if a.profile:
+        # The server profiles its event loop and writes the file when it exits (SIGTERM).
+        env["PITCH_PROFILE"] = str(Path(a.profile).resolve())
     log = open(Path(tmp) / "server.log", "wb")  # noqa: SIM115
     srv = subprocess.Popen(
         [
@@ -235,18 +250,35 @@ def main() -> int:
         for i in range(0, len(seats), 4):
             chunks[(i // 4) % procs] += seats[i : i + 4]
         until = time.time() + a.duration + a.ramp
+        cpu_setup = server_cpu(srv.pid)  # creating the tables is not part of the play
+        sys_setup = server_cpu(srv.pid, system_only=True)
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(procs) as pool:
-            results = pool.map(client_process, [(base, c, tuple(a.think), until) for c in chunks])
+            job = pool.map_async(client_process, [(base, c, tuple(a.think), until) for c in chunks])
+            # Steady state: from the end of the ramp (every client connected) to the end.
+            steady_from = until - a.duration
+            job.wait(max(0.0, steady_from - time.time()))
+            cpu_steady = server_cpu(srv.pid) if time.time() < steady_from + 1 else None
+            results = job.get()
         lat = [x for r in results for x in r["latencies"]]
         errors = [e for r in results for e in r["errors"]]
         max_seq = {t: s for r in results for t, s in r["max_seq"].items()}
+        cpu_end = server_cpu(srv.pid)
+        sys_end = server_cpu(srv.pid, system_only=True)
         # Lost: the server must hold every event a client saw.
         lost = 0
         with httpx.Client(base_url=base, timeout=30) as h:
             for tid, seq in max_seq.items():
                 lost += max(0, seq - h.get(f"/api/tables/{tid}/state").json()["seq"])
+        steady_actions = sum(1 for r in results for t in r["acked_at"] if t >= steady_from)
+        cpu_steady_s = (
+            cpu_end - cpu_steady if cpu_end is not None and cpu_steady is not None else None
+        )
+        cpu_play = (
+            round(cpu_end - cpu_setup, 2) if cpu_end is not None and cpu_setup is not None else None
+        )
         res = {
+            "load_avg": [round(x, 2) for x in os.getloadavg()],
             "clients": len(seats),
             "tables": tables,
             "duration_s": a.duration,
@@ -261,7 +293,25 @@ def main() -> int:
             "errors": len(errors),
             "unanswered": sum(r["unanswered"] for r in results),
             "lost": lost,
-            "server_cpu_s": server_cpu(srv.pid),
+            "server_cpu_s": cpu_end,
+            "server_cpu_play_s": cpu_play,
+            "server_cpu_play_system_s": (
+                round(sys_end - sys_setup, 2)
+                if sys_end is not None and sys_setup is not None
+                else None
+            ),
+            # CPU seconds of the server per 1000 actions during play (connections,
+            # actions, broadcasts): independent of how busy the machine is.
+            "server_cpu_s_per_1000_actions": (
+                round(1000 * cpu_play / len(lat), 2) if cpu_play is not None and lat else None
+            ),
+            # The same over the steady state only (after the ramp: no connections being
+            # opened): the CPU cost of an action itself.
+            "server_cpu_s_per_1000_actions_steady": (
+                round(1000 * cpu_steady_s / steady_actions, 2)
+                if cpu_steady_s is not None and steady_actions
+                else None
+            ),
             "clients_cpu_s": round(sum(r["cpu_s"] for r in results), 1),
             "db": "sqlite" if db.startswith("sqlite") else db.split(":", 1)[0],
         }
@@ -271,11 +321,16 @@ def main() -> int:
             srv.wait(20)
         except subprocess.TimeoutExpired:
             srv.kill()
+    if a.profile:
+        done = Path(a.profile).exists()
+        print(
+            f"profile: {a.profile}" if done else "profile: the server wrote none", file=sys.stderr
+        )
     if a.json:
         print(json.dumps(res))
     else:
         for k, v in res.items():
-            print(f"{k:>14}: {v}")
+            print(f"{k:>30}: {v}")
     return 0 if res["errors"] == 0 and res["lost"] == 0 else 1
 
 

@@ -9,7 +9,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from pitch.store import Database, EventRow, StaleWrite, TableRepo
+from pitch.store import Append, Database, EventRow, StaleWrite, TableRepo, WriterBusy
 from pitch.store.models import Base
 
 
@@ -55,3 +55,28 @@ def test_events_round_trip_and_stale_writes_fail(db: Database) -> None:
     assert repo.unfinished() == ["t1"]
     assert [g.table_id for g in repo.games_of("ann")] == ["t1"]
     assert repo.open_tables_of("c") == 1
+
+
+def test_a_writer_that_may_not_wait_gives_way_to_a_held_write_lock(tmp_path: Path) -> None:
+    """SQLite commits on the event loop must never block it: with another connection
+    holding the write lock the append is refused at once (and stored nothing); waiting
+    (on the database thread) stores it."""
+    db = Database(f"sqlite:///{tmp_path / 'w.db'}")
+    repo = TableRepo(db)
+    repo.create(
+        table_id="t1", creator="c", rules={}, options={}, first_dealer=0, seats=[("human", None)]
+    )
+    a = Append("t1", 0, [EventRow(kind="action", seat=0, action=52)])
+    with db.engine.connect() as other:
+        other.exec_driver_sql("BEGIN IMMEDIATE")  # takes the write lock
+        with pytest.raises(WriterBusy):
+            repo.writer.append_batch([a], wait=False)
+        other.rollback()
+    st = repo.load("t1")
+    assert st is not None and st.events == ()
+    assert repo.writer.append_batch([a], wait=False) == [None]
+    stale = repo.writer.append_batch([a, Append("t1", 1, [EventRow(kind="deal", deal=(1,))])])
+    assert isinstance(stale[0], StaleWrite) and stale[1] is None  # one stale, one stored
+    repo.writer.checkpoint()
+    st = repo.load("t1")
+    assert st is not None and [e.kind for e in st.events] == ["action", "deal"]

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import cProfile
+import dataclasses
+import gc
+import os
+import signal
+import time
 from typing import Annotated
 
 import typer
@@ -25,6 +31,13 @@ def serve(
         str | None, typer.Option(help="Base URL of invite links (default: the request's host).")
     ] = None,
     bot_workers: Annotated[int, typer.Option(min=1, help="Bot worker processes.")] = 2,
+    instance: Annotated[
+        str | None,
+        typer.Option(
+            help="This process's name when several share one database (PITCH_INSTANCE; "
+            "default 'default'): each restores only the tables it served.",
+        ),
+    ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve tables for friends and bots over HTTP and WebSockets."""
@@ -42,20 +55,59 @@ def serve(
     from pitch.server.protocol import MAX_MESSAGE_BYTES
 
     settings = Settings(db_url=db, public_url=public_url, bot_workers=bot_workers)
+    if instance is not None:
+        settings = dataclasses.replace(settings, instance=instance)
+    if not 1 <= len(settings.instance) <= 64:
+        typer.echo("--instance (PITCH_INSTANCE) must be 1..64 characters", err=True)
+        raise typer.Exit(2)
     try:
         app = create_app(settings)
     except (ArgumentError, OperationalError, OSError, ValueError) as e:
         typer.echo(f"cannot open the database {db!r}: {e}", err=True)
         raise typer.Exit(2) from None
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=4 * MAX_MESSAGE_BYTES,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
-        # Compressing every state message costs more CPU than the bytes are worth on
-        # a busy server (a state is ~1.5 kB); see docs/benchmarks.md.
-        ws_per_message_deflate=False,
-    )
+    # uvicorn shuts down gracefully on SIGTERM/SIGINT and then raises the signal again
+    # with the handler it found: make that a clean exit, so what follows still runs.
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, _exit_cleanly)
+    # Every action allocates a few hundred short-lived containers (messages, futures):
+    # collect the youngest generation less often (the default, 700, runs it several
+    # times per action under load).
+    gc.set_threshold(20_000, 20, 20)
+    prof = _start_profile()
+    try:
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level=log_level,
+            ws_max_size=4 * MAX_MESSAGE_BYTES,
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+            # Compressing every state message costs more CPU than the bytes are worth
+            # on a busy server (a state is ~1.5 kB); see docs/benchmarks.md.
+            ws_per_message_deflate=False,
+        )
+    except SystemExit as e:
+        if e.code not in (None, 0):
+            raise
+    finally:
+        if prof is not None:
+            prof.disable()
+            prof.dump_stats(os.environ["PITCH_PROFILE"])
+
+
+def _exit_cleanly(_signum: int, _frame: object) -> None:
+    raise SystemExit(0)
+
+
+def _start_profile() -> cProfile.Profile | None:
+    """``PITCH_PROFILE=FILE``: profile the server (its event loop's thread; the
+    database thread mostly waits on SQLite) and write FILE when it stops
+    (``scripts/bench_server.py --profile`` sets it)."""
+    if not os.environ.get("PITCH_PROFILE"):
+        return None
+    # CPU time of this thread, not wall time: on a shared machine wall time charges
+    # whatever function was running when the OS preempted the process.
+    prof = cProfile.Profile(time.thread_time)
+    prof.enable()
+    return prof

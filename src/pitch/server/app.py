@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -55,6 +56,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
+        # Everything alive now (the app, its libraries, the restored tables) stays for
+        # good: keep it out of the garbage collector's scans, which otherwise cost ~10%
+        # of the CPU per action once a few hundred tables are live.
+        gc.collect()
+        gc.freeze()
         yield
         await service.stop()
 

@@ -9,6 +9,7 @@ memory never runs ahead of what is stored.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import secrets
@@ -32,12 +33,13 @@ from pitch.engine import (
     preset,
 )
 from pitch.server.bots import BotPool
+from pitch.server.commits import GroupCommitter
 from pitch.server.live import Conn, LiveTable, Seat, deal_if_needed, hash_token
 from pitch.server.protocol import Act, Auth, Hint, Ping, Spectate, Sync, error
 from pitch.server.schemas import CreateTable, SeatInfo, SeatPlan
 from pitch.server.settings import Settings
 from pitch.server.view_json import StateTexts
-from pitch.store import Database, EventRow, StaleWrite, TableRepo
+from pitch.store import Append, Database, EventRow, StaleWrite, TableRepo
 
 log = logging.getLogger("pitch.server")
 T = TypeVar("T")
@@ -72,13 +74,20 @@ def build_rules(req: CreateTable) -> Rules:
         raise ServiceError(422, f"bad rules: {e}") from None
 
 
+@functools.lru_cache(maxsize=256)
+def _rules_json(rules: Rules) -> dict[str, Any]:
+    """A table's rules as sent in every ``state`` (read-only: shared between tables)."""
+    return rules.to_dict()
+
+
 class TableService:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.db = Database(settings.db_url)
-        self.repo = TableRepo(self.db)
+        self.repo = TableRepo(self.db, owner=settings.instance)
         # SQLite has one writer: one thread keeps commits in order without lock waits.
         self._db_pool = ThreadPoolExecutor(1 if self.db.is_sqlite else 4, "pitch-db")
+        self.commits = GroupCommitter(self.repo.writer, self._db_pool, inline=self.db.is_sqlite)
         self.bots = BotPool(settings.bot_workers, settings.bot_timeout)
         self.tables: dict[str, LiveTable] = {}
         self.conns_by_client: dict[str, int] = {}
@@ -91,7 +100,7 @@ class TableService:
         return await loop.run_in_executor(self._db_pool, lambda: fn(*args, **kw))
 
     async def start(self) -> None:
-        """Bring back every unfinished table exactly where it was."""
+        """Bring back every unfinished table of this process exactly where it was."""
         ids = await self.run_db(self.repo.unfinished)
         for tid in ids:
             stored = await self.run_db(self.repo.load, tid)
@@ -115,6 +124,8 @@ class TableService:
             if t.timer:
                 t.timer.cancel()
         self.bots.close()
+        self._db_pool.submit(self.repo.writer.checkpoint)
+        self._db_pool.submit(self.repo.writer.close)
         self._db_pool.shutdown(wait=True)
         self.db.close()
 
@@ -258,7 +269,7 @@ class TableService:
             "seq": t.seq,
             "status": t.status,
             "seats": self.seats_json(t),
-            "rules": t.rules.to_dict(),
+            "rules": _rules_json(t.rules),
             "last": self._last_json(t),
             "turn_deadline": t.turn_deadline,
         }
@@ -452,13 +463,8 @@ class TableService:
             events.append(deal)
         over = st.is_terminal()
         try:
-            await self.run_db(
-                self.repo.append,
-                t.id,
-                t.seq,
-                events,
-                status="over" if over else "playing",
-                winner=st.winner,
+            await self.commits.append(
+                Append(t.id, t.seq, events, "over" if over else "playing", st.winner)
             )
         except Exception:
             log.exception("could not store an action of table %s; rebuilding it", t.id)

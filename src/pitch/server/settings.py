@@ -26,6 +26,9 @@ class Settings:
     """SQLAlchemy URL; ``None``: SQLite in the user's data directory."""
     public_url: str | None = None
     """Base of invite links (``https://pitch.example``); default: the request's host."""
+    instance: str = field(default_factory=lambda: os.environ.get("PITCH_INSTANCE", "default"))
+    """This process's name when several share one database: each restores only the
+    unfinished tables it served (the ones it last stored an event or claim of)."""
     bot_workers: int = field(default_factory=lambda: _env_int("PITCH_BOT_WORKERS", 2))
     bot_timeout: float = 30.0
     """Seconds a bot may think before a random legal action is played for it."""

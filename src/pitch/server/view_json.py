@@ -6,6 +6,7 @@ the seat's own hand and legal actions, plus what every player at the table saw.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -17,6 +18,7 @@ from pitch.engine import (
     SUITS,
     TERMINAL,
     GameState,
+    LegalActions,
     PlayerView,
     Trick,
     action_str,
@@ -91,8 +93,13 @@ def private_json(state: GameState, seat: int) -> tuple[list[str], list[str]]:
     return hand, state.legal_actions().texts() if mine else []
 
 
-def _dumps(x: object) -> str:
-    return json.dumps(x, separators=(",", ":"))
+# One encoder for every message: json.dumps with options builds a new one per call.
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def _texts(xs: list[str]) -> str:
+    """A JSON list of card and action texts (``"Ah"``, ``"bid 2"``: nothing to escape)."""
+    return '["' + '","'.join(xs) + '"]' if xs else "[]"
 
 
 class StateTexts:
@@ -105,13 +112,29 @@ class StateTexts:
         self._game = None if state is None else _dumps(public_json(state.view(0)))[:-1]
 
     def text(self, seat: int | None) -> str:
-        head = f'{self._top},"seat":{_dumps(seat)},"game":'
+        head = f'{self._top},"seat":{"null" if seat is None else seat},"game":'
         if self._game is None or self._state is None:
             return head + "null}"
         if seat is None:
             return head + self._game + ',"hand":null,"legal":[]}}'
-        hand, legal = private_json(self._state, seat)
-        return f'{head}{self._game},"hand":{_dumps(hand)},"legal":{_dumps(legal)}}}}}'
+        st = self._state
+        phase = st.phase
+        hand = _hand_json(0 if phase == OVER else st.hands[seat])
+        mine = phase in (BID, PLAY) and st.current_player() == seat
+        legal = _legal_json(st.legal_mask()) if mine else "[]"
+        return f'{head}{self._game},"hand":{hand},"legal":{legal}}}}}'
+
+
+# A seat's hand changes only when it plays, and the legal actions repeat a lot: the
+# texts of both are kept by card or action mask (as private_json would build them).
+@functools.lru_cache(maxsize=8192)
+def _hand_json(mask: int) -> str:
+    return _texts([card_str(c) for c in cards_of(mask)])
+
+
+@functools.lru_cache(maxsize=8192)
+def _legal_json(mask: int) -> str:
+    return _texts(LegalActions(mask).texts())
 
 
 def public_json(view: PlayerView) -> dict[str, Any]:

@@ -6,22 +6,19 @@ events through the engine, so the database never holds a second copy of the rule
 """
 
 from pitch.store.db import Database, default_url
-from pitch.store.repo import (
-    EventRow,
-    GameSummary,
-    SeatRow,
-    StaleWrite,
-    StoredTable,
-    TableRepo,
-)
+from pitch.store.repo import GameSummary, SeatRow, StoredTable, TableRepo
+from pitch.store.writer import Append, EventRow, EventWriter, StaleWrite, WriterBusy
 
 __all__ = [
+    "Append",
     "Database",
     "EventRow",
+    "EventWriter",
     "GameSummary",
     "SeatRow",
     "StaleWrite",
     "StoredTable",
     "TableRepo",
+    "WriterBusy",
     "default_url",
 ]

@@ -29,6 +29,9 @@ class TableModel(Base):
     seq: Mapped[int] = mapped_column(Integer, default=0)
     """Number of events stored; the next event gets this number."""
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """The server process (``--instance``) that last stored an event or a claim of the
+    table: the one that serves it, and restores it after a restart."""
 
 
 class SeatModel(Base):

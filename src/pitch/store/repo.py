@@ -16,10 +16,7 @@ from sqlalchemy import func, insert, select, update
 
 from pitch.store.db import Database
 from pitch.store.models import EventModel, SeatModel, TableModel
-
-
-class StaleWrite(RuntimeError):
-    """The table moved on (or was claimed) since the caller read it."""
+from pitch.store.writer import Append, EventRow, EventWriter, StaleWrite, decode_deal, encode_deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,17 +26,6 @@ class SeatRow:
     bot: str | None
     name: str | None
     token_hash: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class EventRow:
-    """One stored event: a deal (``deal`` masks) or an action (``seat``, ``action``)."""
-
-    kind: str
-    seat: int | None = None
-    action: int | None = None
-    deal: tuple[int, ...] | None = None
-    by: str = "player"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,17 +56,13 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _encode_deal(masks: Sequence[int]) -> str:
-    return " ".join(f"{m:x}" for m in masks)
-
-
-def _decode_deal(text: str) -> tuple[int, ...]:
-    return tuple(int(x, 16) for x in text.split())
-
-
 class TableRepo:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, owner: str = "default") -> None:
         self.db = db
+        self.owner = owner
+        """This server process's name: it owns the tables it writes to (``owner``)."""
+        self.writer = EventWriter(db, owner=owner)
+        """The hot path (appends); use it from one thread at a time."""
 
     def create(
         self,
@@ -145,6 +127,7 @@ class TableRepo:
                 )
                 .values(name=name, token_hash=token_hash)
             )
+            s.execute(update(TableModel).where(TableModel.id == table_id).values(owner=self.owner))
             if r.rowcount != 1:  # type: ignore[attr-defined]
                 raise StaleWrite(f"seat {seat} of table {table_id} is not free")
             if start is not None:
@@ -160,8 +143,9 @@ class TableRepo:
         winner: int | None = None,
     ) -> None:
         """Store ``events`` as numbers ``seq``, ``seq+1``, ... in one transaction."""
-        with self.db.engine.begin() as conn:
-            self._append(conn, table_id, seq, events, status=status, winner=winner)
+        (err,) = self.writer.append_batch([Append(table_id, seq, events, status, winner)])
+        if err is not None:
+            raise err
 
     def _append(
         self,
@@ -181,8 +165,7 @@ class TableRepo:
         )
         if r.rowcount != 1:
             raise StaleWrite(f"table {table_id} is not at event {seq}")
-        # Core inserts, not ORM objects: this runs for every action and the ORM's
-        # unit of work costs several times more.
+        # Core inserts: this runs when a game starts (actions go through EventWriter).
         s.execute(
             insert(EventModel),
             [
@@ -192,7 +175,7 @@ class TableRepo:
                     "kind": e.kind,
                     "seat": e.seat,
                     "action": e.action,
-                    "deal": _encode_deal(e.deal) if e.deal is not None else None,
+                    "deal": encode_deal(e.deal) if e.deal is not None else None,
                     "by": e.by,
                     "at": now,
                 }
@@ -225,7 +208,7 @@ class TableRepo:
                         kind=e.kind,
                         seat=e.seat,
                         action=e.action,
-                        deal=_decode_deal(e.deal) if e.deal is not None else None,
+                        deal=decode_deal(e.deal) if e.deal is not None else None,
                         by=e.by,
                     )
                     for e in events
@@ -233,9 +216,12 @@ class TableRepo:
             )
 
     def unfinished(self) -> list[str]:
-        """Ids of every table not yet over (to bring back after a restart)."""
+        """Ids of this process's tables that are not over (to bring back after a
+        restart); other processes on the same database restore theirs."""
         with self.db.sessions() as s:
-            q = select(TableModel.id).where(TableModel.status != "over")
+            q = select(TableModel.id).where(
+                TableModel.status != "over", TableModel.owner == self.owner
+            )
             return list(s.scalars(q).all())
 
     def games_of(self, name: str, limit: int = 20) -> list[GameSummary]:

@@ -1,0 +1,61 @@
+"""Several server processes on one database: each restores only the tables it served
+(docs/server.md, "Several processes")."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from pitch.server.schemas import CreateTable
+from pitch.server.service import TableService
+from pitch.server.settings import Settings
+from tests.server.conftest import DBS, db_url
+
+
+def _service(db: str, instance: str) -> TableService:
+    return TableService(Settings(db_url=db, instance=instance, bot_workers=1))
+
+
+async def _play_one_action(svc: TableService) -> str:
+    """A 2-player table, both seats claimed (the game starts), and no action yet."""
+    t = await svc.create(CreateTable(rules={"players": 2}), "client")
+    await svc.claim(t.id, 0, "ann")
+    await svc.claim(t.id, 1, "bob")
+    assert t.status == "playing"
+    return t.id
+
+
+async def _scenario(db: str) -> None:
+    a, b = _service(db, "a"), _service(db, "b")
+    mine_a = [await _play_one_action(a) for _ in range(2)]
+    mine_b = [await _play_one_action(b) for _ in range(3)]
+    waiting = (await a.create(CreateTable(), "client")).id  # nobody served it yet
+    # b serves one of a's tables from now on (the balancer moved it): b owns it.
+    moved = mine_a.pop()
+    t = await b.find(moved)
+    assert t.state is not None
+    await b._apply(t, t.state.current_player(), next(iter(t.state.legal_actions())), "player")
+    mine_b.append(moved)
+    await a.stop()
+    await b.stop()
+
+    # Both restart (as after kill -9: nothing but the database survives).
+    a2, b2 = _service(db, "a"), _service(db, "b")
+    await a2.start()
+    await b2.start()
+    try:
+        assert sorted(a2.tables) == sorted(mine_a)
+        assert sorted(b2.tables) == sorted(mine_b)
+        assert b2.tables[moved].seq == 2  # the deal and the action
+        # Any table still loads on first use, wherever it is asked for.
+        assert (await a2.find(waiting)).status == "waiting"
+    finally:
+        await a2.stop()
+        await b2.stop()
+
+
+@pytest.mark.parametrize("kind", DBS)
+def test_each_process_restores_only_its_own_tables(kind: str, tmp_path: Path) -> None:
+    asyncio.run(_scenario(db_url(kind, tmp_path)))
