@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -79,5 +80,47 @@ def test_kill_9_mid_hand_then_resume(db_kind: str, tmp_path: Path, restarts: int
             first = next(m for m in new.messages if m["type"] == "state")
             if old.last_state is not None and old.last_state["seq"] == first["seq"]:
                 assert old.last_state["game"] == first["game"]
+    finally:
+        srv.stop()
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
+def test_bot_workers_leave_when_the_server_is_killed(tmp_path: Path) -> None:
+    srv = ServerProcess(db_url("sqlite", tmp_path), log=tmp_path / "server.log")
+    srv.start()
+    try:
+        assert srv.proc is not None
+        deadline = time.monotonic() + 120
+        workers: list[int] = []
+        while time.monotonic() < deadline and not workers:
+            workers = _children(srv.proc.pid)  # the bot pool starts with the server
+            time.sleep(0.2)
+        assert workers, "no bot worker process was started"
+        time.sleep(3)  # let the workers finish warming up
+        srv.kill9()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(_alive(p) for p in workers):
+            time.sleep(0.2)
+        assert not any(_alive(p) for p in workers), "bot workers outlived a killed server"
     finally:
         srv.stop()

@@ -5,8 +5,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 import secrets
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -16,9 +19,24 @@ from pitch.engine import PlayerView
 log = logging.getLogger("pitch.server")
 
 
+_watching: list[int] = []
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker whose server died (kill -9 gives it no chance to stop its pool) would
+    otherwise live on, holding memory and a compiled search: leave when orphaned."""
+    while os.getppid() == parent:
+        time.sleep(2.0)
+    os._exit(0)
+
+
 def _warm() -> None:
     import pitch.bots  # noqa: F401  (registers every bot the package ships)
     from pitch import fastcore
+
+    if not _watching:
+        _watching.append(os.getppid())
+        threading.Thread(target=_exit_with_parent, args=(_watching[0],), daemon=True).start()
 
     # Compile (first run) or load the search kernels before the first bot move.
     took = fastcore.warm_up()
