@@ -67,6 +67,12 @@ PYTHON_SAMPLES = 60
 KERNEL_SAMPLES = 1000
 """Default samples per decision in the compiled search (see docs/bots.md for why)."""
 
+PYTHON_TRIES = 6
+"""Deals drawn per determinization to match the auction, in Python."""
+
+KERNEL_TRIES = 24
+"""The same in the kernel, which also matches the card play (``infer``)."""
+
 BID_Z = 1.64
 """Standard errors a search bid's gain over the heuristic's bid must clear."""
 
@@ -118,7 +124,8 @@ class PimcBot(Bot):
         samples: int | None = None,
         time: float | None = 1.0,
         rollout: str = DEFAULT_ROLLOUT,
-        tries: int = 6,
+        tries: int | None = None,
+        infer: bool = True,
         bid_bonus: float = BID_BONUS,
         bid_margin: float = 0.2,
         bid_factor: int = 3,
@@ -138,7 +145,12 @@ class PimcBot(Bot):
         self.samples = int(samples)
         self.time = float(time) if time is not None else None
         self.rollout = ROLLOUTS[rollout]
+        if tries is None:
+            tries = KERNEL_TRIES if self.kernel is not None else PYTHON_TRIES
+        if int(tries) < 1:
+            raise ValueError(f"tries must be at least 1, not {tries}")
         self.tries = int(tries)
+        self.infer = bool(infer)
         if int(bid_factor) < 1:
             raise ValueError(f"bid_factor must be at least 1, not {bid_factor}")
         self.bid_bonus = float(bid_bonus)
@@ -164,7 +176,14 @@ class PimcBot(Bot):
         deadline = None if self.time is None else _time.perf_counter() + self.time
         if self.kernel is not None:
             return self.kernel.values(
-                view, legal, samples, bonus, self.rng, tries=self.tries, deadline=deadline
+                view,
+                legal,
+                samples,
+                bonus,
+                self.rng,
+                tries=self.tries,
+                cards=self.infer,
+                deadline=deadline,
             )
         side = view.side
         values: list[list[float]] = [[] for _ in legal]

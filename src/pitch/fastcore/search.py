@@ -20,6 +20,7 @@ from pitch.engine.errors import PitchError
 from pitch.fastcore import layout
 from pitch.fastcore._jit import COMPILED, new_array, new_floats, seed64
 from pitch.fastcore.determinize import (
+    A_CARDS,
     A_FORBID,
     A_NEED,
     A_PLAYED_BY,
@@ -121,23 +122,27 @@ def evaluate_actions(
 
 
 def pack_view(
-    view: PlayerView, rng: random.Random, tries: int = 6, slack: int = 1
+    view: PlayerView, rng: random.Random, tries: int = 6, slack: int = 1, cards: bool = False
 ) -> tuple[Any, Any]:
     """``view`` packed for :func:`pitch.fastcore.determinize.determinize`: a position
     (the public fields and logs of the hand and the seat's own cards; the other hands
     are one consistent deal, which determinizing overwrites) and the ``aux`` array.
 
     ``tries`` deals are drawn per determinization to match the bids the other seats
-    made (1: ignore the auction), keeping the first within ``slack`` of them."""
+    made (1: ignore the auction), keeping the first within ``slack`` of them; with
+    ``cards`` their card play is matched too (see :mod:`pitch.fastcore.determinize`)."""
     if view.phase not in (layout.BID, layout.PLAY):
         raise PitchError("a search needs a view taken during the auction or the play (R3, R4)")
     pos = new_array(pack_list(resample(view, rng)))
     aux = [0] * AUX_SIZE
     aux[A_SEAT] = view.seat
     aux[A_UNSEEN] = view.unseen
-    others_bid = any(seat != view.seat for seat, _ in view.bids)
-    aux[A_TRIES] = max(1, tries) if others_bid else 1
+    others_acted = any(seat != view.seat for seat, _ in view.bids) or (
+        cards and view.played & ~view.dealt != 0
+    )
+    aux[A_TRIES] = max(1, tries) if others_acted else 1
     aux[A_SLACK] = slack
+    aux[A_CARDS] = int(cards)
     for t in range(view.rules.players):
         if t != view.seat:
             aux[A_NEED + t] = view.hand_sizes[t]
@@ -175,13 +180,14 @@ class PimcSearch:
         rng: random.Random,
         *,
         tries: int = 6,
+        cards: bool = False,
         deadline: float | None = None,
     ) -> list[list[float]]:
         legal = view.legal
         for a in actions:
             if not (isinstance(a, int) and 0 <= a < 57 and legal >> a & 1):
                 raise PitchError(f"action {a!r} is not legal here (see view.legal_actions())")
-        pos, aux = pack_view(view, rng, tries)
+        pos, aux = pack_view(view, rng, tries, cards=cards)
         acts = new_array(list(actions))
         na = len(actions)
         out: list[list[float]] = [[] for _ in actions]
