@@ -171,4 +171,7 @@ def warm_up() -> float:
     heuristic_rollout(s, random.Random(0))
     evaluate_actions(s, list(s.legal_actions()), random.Random(0))
     simulate_hands(Rules(), 1, 1, detail=True)
+    from pitch.fastcore.ismcts import search
+
+    search(s.view(s.current_player()), random.Random(0), iterations=2)
     return time.perf_counter() - t0
