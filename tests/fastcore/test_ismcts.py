@@ -28,8 +28,8 @@ from pitch.fastcore.ismcts import (
     heuristic_action,
     search,
 )
-from pitch.fastcore.search import pack_view
 from pitch.fastcore.loops import finish
+from pitch.fastcore.search import pack_view
 from tests.fastcore.test_api import positions
 
 TABLES = (Rules(), Rules(players=4, partnerships=True), Rules(players=3), Rules(players=6))

@@ -35,8 +35,8 @@ from pitch.bots.heuristic import hand_outcome, state_action
 from pitch.bots.pimc import ROLLOUTS, WIN_BONUS, hand_value
 from pitch.bots.sampling import sample_state
 from pitch.engine import PlayerView
-from pitch.fastcore import layout
 from pitch.fastcore import ismcts as kernel
+from pitch.fastcore import layout
 
 REWARD_SCALE = 4.0
 """Payoffs are divided by this so UCB's exploration constant works on about [-1, 1]."""

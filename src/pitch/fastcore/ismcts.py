@@ -91,7 +91,7 @@ def hand_value(w: Arr, res: Arr, side: int, bonus: float) -> float:
                 v += bonus
             else:
                 v -= bonus
-    return v
+    return float(v)
 
 
 @entry
@@ -113,7 +113,7 @@ def _new_node(node: Arr, total: Arr, st: Arr, parent: int, action: int) -> int:
     node[b + ACTION] = action
     node[parent * NODE_INTS + FIRST] = i
     total[i] = 0.0
-    return i
+    return int(i)
 
 
 @entry
