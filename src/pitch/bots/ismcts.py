@@ -14,12 +14,15 @@ the current hand, auction included; the move played is the most visited child.
 Budget: ``iterations`` and/or ``time`` seconds per decision, whichever ends first.
 
 Two engines run this algorithm: ``engine="kernel"`` is the compiled search of
-:mod:`pitch.fastcore.ismcts` (the tree in arrays, determinizations, expansions and
-rollouts all in machine code; about 80x more iterations a second), and
-``engine="python"`` the loop below (with :mod:`pitch.bots.sampling` and the named
-Python rollout). ``engine="auto"`` (the default) takes the kernel when numba is
-installed. With the kernel ``iterations`` defaults to :data:`KERNEL_ITERATIONS`,
-so the time cap is what binds.
+:mod:`pitch.fastcore.ismcts` (the tree in arrays; determinizations, expansions and
+rollouts all in machine code, with the kernel's heuristic policy; 100-200x more
+iterations a second, see docs/benchmarks.md), and ``engine="python"`` the loop
+below (with :mod:`pitch.bots.sampling`, :func:`pitch.bots.heuristic.state_action`
+and the named Python rollout). ``engine="auto"`` (the default) takes the kernel
+when numba is installed. The kernel reads ``rollout`` as a policy: ``heuristic``
+or ``fast`` (the kernel heuristic), ``random`` or ``fast-random``. Its
+``iterations`` default, :data:`KERNEL_ITERATIONS`, is more than fit in a second
+on any table, so the time cap is what binds.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ REWARD_SCALE = 4.0
 
 PYTHON_ITERATIONS = 1000
 """Default iterations per decision of the Python engine."""
-KERNEL_ITERATIONS = 200_000
+KERNEL_ITERATIONS = 500_000
 """Default iterations per decision of the kernel: more than fit in ``time``."""
 
 ENGINES = ("auto", "kernel", "python")
