@@ -37,3 +37,6 @@ if [ ! -f "$stamp" ]; then
   rm -f .venv/.pitch-setup-*
   touch "$stamp"
 fi
+# Compile the search kernels now (cached on disk; ~1 s when nothing changed), so that
+# the first bot move of a game does not wait for numba.
+.venv/bin/python -m pitch.fastcore

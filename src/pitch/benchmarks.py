@@ -78,9 +78,11 @@ def compiled_hands(rules: Rules, hands: int, seed: int, workers: int = 1) -> flo
     return hands / (time.perf_counter() - t0)
 
 
-def compiled_playouts(rules: Rules, playouts: int, seed: int, per_call: int = 100) -> float:
+def compiled_playouts(
+    rules: Rules, playouts: int, seed: int, per_call: int = 100, policy: str = "random"
+) -> float:
     """Playouts per second the way a search bot asks for them: pack a dealt
-    ``GameState`` and run ``per_call`` random playouts from it per call."""
+    ``GameState`` and run ``per_call`` playouts under ``policy`` from it per call."""
     from pitch import fastcore
 
     rng = random.Random(seed)
@@ -89,7 +91,7 @@ def compiled_playouts(rules: Rules, playouts: int, seed: int, per_call: int = 10
     for i in range(calls):
         s = GameState(rules)
         s.deal_random(rng)
-        fastcore.playout_many(s, seed + i, per_call)
+        fastcore.playout_many(s, seed + i, per_call, policy)
     return calls * per_call / (time.perf_counter() - t0)
 
 
@@ -108,6 +110,9 @@ def run_compiled(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[s
     single = max(compiled_hands(rules, big, seed + i) for i in range(repeat))
     batched = max(compiled_hands(rules, big * workers, seed + i, workers) for i in range(repeat))
     playouts = max(compiled_playouts(rules, big, seed + i) for i in range(repeat))
+    heuristic = max(
+        compiled_playouts(rules, big, seed + i, policy="heuristic") for i in range(repeat)
+    )
     search = {
         f"{bot}_{name}_rollouts_per_s": round(search_rollouts(rules, bot, name, 0.25, seed), 1)
         for bot in ("pimc", "ismcts")
@@ -123,6 +128,7 @@ def run_compiled(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[s
         "compiled_hands_per_s": round(single, 1),
         "compiled_batched_hands_per_s": round(batched, 1),
         "compiled_playouts_per_s": round(playouts, 1),
+        "compiled_heuristic_playouts_per_s": round(heuristic, 1),
         **search,
     }
 
@@ -151,6 +157,17 @@ def search_rollouts(rules: Rules, bot: str, rollout: str, seconds: float, seed: 
         return inner(state, r)
 
     b.rollout = counted
+    if isinstance(b, PimcBot) and b.kernel is not None:
+        # The compiled search never calls back into Python per rollout: count the
+        # payoffs it returns (one per rollout) instead.
+        search = b._search
+
+        def counted_search(*args: Any, **kwargs: Any) -> list[list[float]]:
+            values = search(*args, **kwargs)
+            count[0] += sum(len(v) for v in values)
+            return values
+
+        b._search = counted_search  # type: ignore[method-assign]
     elapsed = 0.0
     for _ in range(4):
         s = GameState(rules)

@@ -7,9 +7,11 @@ import os
 import random
 import subprocess
 import sys
+import threading
 
 import pytest
 
+from pitch import fastcore
 from pitch.engine import BID, PLAY, GameState, PitchError, Rules
 from pitch.engine.fast import random_playout as engine_playout
 from pitch.fastcore import (
@@ -210,6 +212,7 @@ def test_bench_reports_the_compiled_core() -> None:
         assert res["compiled_hands_per_s"] > 0
         assert res["compiled_batched_hands_per_s"] > 0
         assert res["compiled_playouts_per_s"] > 0
+        assert res["compiled_heuristic_playouts_per_s"] > 0
         assert res["pimc_fast_rollouts_per_s"] > 0
         assert res["ismcts_heuristic_rollouts_per_s"] > 0
         assert res["ismcts_kernel_rollouts_per_s"] > 0
@@ -221,3 +224,23 @@ def test_position_list_is_the_start_of_pack_list(rules: Rules) -> None:
 
     for s in positions(rules, random.Random(8), 30):
         assert position_list(s) == pack_list(s)[: layout.POSITION_SIZE]
+
+
+def test_warm_up_tells_the_player_when_it_takes_a_while() -> None:
+    told: list[str] = []
+    slow = threading.Event()
+
+    def compiling() -> float:
+        # Still "compiling" until the player has been told (or 30 s pass).
+        return 2.0 if slow.wait(30) else 0.0
+
+    def notice() -> None:
+        told.append("wait")
+        slow.set()
+
+    assert fastcore.warm_up_noticed(notice, after=0.05, work=compiling) == 2.0
+    assert told == ["wait"]
+    told.clear()
+    warm_up()  # compiled (or loaded) once in this process; the next is instant
+    assert fastcore.warm_up_noticed(lambda: told.append("wait"), after=60.0) > 0
+    assert told == []  # no notice when it finishes in time

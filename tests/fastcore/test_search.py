@@ -58,3 +58,17 @@ def test_search_bots_take_the_compiled_rollouts(spec: str) -> None:
     for s in positions(Rules(players=3), random.Random(4), 12):
         a = bot.act(s.view(s.current_player()))
         assert s.legal_mask() >> a & 1
+
+
+@pytest.mark.skipif(not COMPILED, reason="numba is not installed or is disabled")
+@pytest.mark.parametrize("bot", ["ismcts:iterations=25,time=1000"])
+def test_fast_rollouts_make_the_same_decisions_as_the_python_heuristic(bot: str) -> None:
+    """The kernel heuristic is pitch.bots.policy and draws nothing from the bot's
+    generator: with a fixed budget the search decides exactly as with Python rollouts.
+    (pimc's ``fast`` search determinizes in the kernel, with its own random stream;
+    tests/fastcore/test_pimc_kernel.py checks it values each deal as Python does.)"""
+    python = make_bot(f"{bot},rollout=heuristic", rng=random.Random(6))
+    fast = make_bot(f"{bot},rollout=fast", rng=random.Random(6))
+    for s in positions(Rules(players=4, partnerships=True), random.Random(7), 15):
+        view = s.view(s.current_player())
+        assert fast.act(view) == python.act(view)

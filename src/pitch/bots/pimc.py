@@ -37,21 +37,35 @@ from pitch.bots.heuristic import hand_outcome, heuristic_rollout, random_rollout
 from pitch.bots.sampling import sample_state
 from pitch.engine import PlayerView, Rules
 from pitch.engine.state import BID, GameState
+from pitch.fastcore import layout
 from pitch.fastcore import search as fast_search
 
 Rollout = Callable[[GameState, random.Random], tuple[tuple[int, ...], int]]
 ROLLOUTS: dict[str, Rollout] = {"heuristic": heuristic_rollout, "random": random_rollout}
 if fastcore.COMPILED:
-    # The compiled core's rollouts (docs/fastcore.md): 15-30x faster per rollout, but
-    # its heuristic is simpler than pitch.bots.policy, so it is not the default.
+    # The compiled core's rollouts (docs/fastcore.md): its heuristic makes exactly the
+    # decisions of pitch.bots.policy (tests/fastcore/test_policy.py). pimc runs its
+    # whole search in the kernel with them (KERNEL_POLICIES); ismcts calls them.
     ROLLOUTS["fast"] = fast_search.heuristic_rollout
     ROLLOUTS["fast-random"] = fast_search.random_rollout
+
+KERNEL_POLICIES = {"fast": layout.HEURISTIC, "fast-random": layout.RANDOM}
+"""Rollouts whose whole PIMC search runs in the compiled core (:mod:`pitch.fastcore.pimc`)."""
+
+DEFAULT_ROLLOUT = "fast" if fastcore.COMPILED else "heuristic"
+"""The compiled search when numba is installed; the same policy in Python otherwise."""
 
 WIN_BONUS = 6.0
 """Points a game win is worth, against the points of one hand."""
 
 BID_BONUS = 2.0
 """The going-out bonus used when searching bids (see the module docstring)."""
+
+PYTHON_SAMPLES = 60
+"""Default samples per decision when the search runs in Python (the time cap binds first)."""
+
+KERNEL_SAMPLES = 1000
+"""Default samples per decision in the compiled search (see docs/bots.md for why)."""
 
 BID_Z = 1.64
 """Standard errors a search bid's gain over the heuristic's bid must clear."""
@@ -101,21 +115,26 @@ class PimcBot(Bot):
         self,
         *,
         rng: random.Random | None = None,
-        samples: int = 60,
+        samples: int | None = None,
         time: float | None = 1.0,
-        rollout: str = "heuristic",
+        rollout: str = DEFAULT_ROLLOUT,
         tries: int = 6,
         bid_bonus: float = BID_BONUS,
         bid_margin: float = 0.2,
         bid_factor: int = 3,
     ) -> None:
         super().__init__(rng=rng)
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+        self.kernel = (
+            fast_search.PimcSearch(KERNEL_POLICIES[rollout]) if rollout in KERNEL_POLICIES else None
+        )
+        if samples is None:
+            samples = KERNEL_SAMPLES if self.kernel is not None else PYTHON_SAMPLES
         if int(samples) < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")
         if time is not None and float(time) <= 0:
             raise ValueError(f"time must be positive seconds, not {time}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         self.samples = int(samples)
         self.time = float(time) if time is not None else None
         self.rollout = ROLLOUTS[rollout]
@@ -143,6 +162,10 @@ class PimcBot(Bot):
         """Per legal action, its payoff on each sampled deal (the same deals for every
         action, so differences between actions are paired)."""
         deadline = None if self.time is None else _time.perf_counter() + self.time
+        if self.kernel is not None:
+            return self.kernel.values(
+                view, legal, samples, bonus, self.rng, tries=self.tries, deadline=deadline
+            )
         side = view.side
         values: list[list[float]] = [[] for _ in legal]
         for _ in range(samples):

@@ -44,6 +44,8 @@ def bench(
             f"({res['workers']} threads)\n"
             f"  playouts    : {res['compiled_playouts_per_s']:>12,.0f} playouts/s "
             "(GameState in, 100 per call)\n"
+            f"  heuristic   : {res['compiled_heuristic_playouts_per_s']:>12,.0f} playouts/s "
+            "(the same, heuristic for every seat)\n"
             "rollouts inside the search bots (python heuristic -> compiled 'fast'):\n"
             f"  pimc        : {res['pimc_heuristic_rollouts_per_s']:>12,.0f} -> "
             f"{res['pimc_fast_rollouts_per_s']:,.0f} rollouts/s\n"

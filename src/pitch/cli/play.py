@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from pitch import fastcore
 from pitch.cli.options import rules_from_options
 from pitch.engine import PitchError, RecordError, read_records
 from pitch.i18n import LANGUAGES, _, set_language
@@ -112,6 +113,10 @@ def play(
     if not save_path.parent.is_dir():
         raise typer.BadParameter(
             f"no folder {save_path.parent} to save the game in", param_hint="--save"
+        )
+    if any(spec is not None for spec in session.specs):
+        fastcore.warm_up_noticed(
+            lambda: typer.echo(_("Preparing the bots (first run only; up to a minute)..."))
         )
     console, symbols = _console(ascii_cards)
     terminal = Terminal(console, delay=0.0 if fast else delay)

@@ -18,8 +18,9 @@ True
 from __future__ import annotations
 
 import random
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -42,6 +43,7 @@ __all__ = [
     "simulate_hands",
     "unpack",
     "warm_up",
+    "warm_up_noticed",
 ]
 
 Packed = Any
@@ -166,12 +168,36 @@ def warm_up() -> float:
     playout_many(s, 1, 1, "random")
     playout(s, 1, "heuristic")
     simulate_hands(Rules(), 1, 1)
-    from pitch.fastcore.search import evaluate_actions, heuristic_rollout
+    from pitch.fastcore.search import (
+        PimcSearch,
+        evaluate_actions,
+        heuristic_action,
+        heuristic_rollout,
+    )
 
     heuristic_rollout(s, random.Random(0))
+    heuristic_action(s)
     evaluate_actions(s, list(s.legal_actions()), random.Random(0))
+    view = s.view(s.current_player())
+    PimcSearch().values(view, list(view.legal_actions()), 1, 6.0, random.Random(0))
     simulate_hands(Rules(), 1, 1, detail=True)
     from pitch.fastcore.ismcts import search
 
     search(s.view(s.current_player()), random.Random(0), iterations=2)
     return time.perf_counter() - t0
+
+
+def warm_up_noticed(
+    notice: Callable[[], None], after: float = 1.0, work: Callable[[], float] = warm_up
+) -> float:
+    """``work()`` (:func:`warm_up`), calling ``notice()`` first if it is still running
+    ``after`` seconds in: the first run after installing compiles for up to a minute,
+    and a player should be told why the game waits (later runs load the cache in ~1 s)."""
+    took: list[float] = []
+    worker = threading.Thread(target=lambda: took.append(work()), daemon=True)
+    worker.start()
+    worker.join(after)
+    if worker.is_alive():
+        notice()
+        worker.join()
+    return took[0] if took else 0.0

@@ -103,6 +103,9 @@ if COMPILED:
     def new_array(values: list[int]) -> Any:
         return np.array(values, dtype=np.int64)
 
+    def new_floats(size: int) -> Any:
+        return np.zeros(size, dtype=np.float64)
+
 else:
 
     def njit(fn: F) -> F:
@@ -134,3 +137,6 @@ else:
 
     def new_array(values: list[int]) -> Any:
         return list(values)
+
+    def new_floats(size: int) -> Any:
+        return [0.0] * size

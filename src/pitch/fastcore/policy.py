@@ -1,20 +1,24 @@
-"""The two playout policies: uniformly random, and a cheap card-play heuristic.
+"""The two playout policies: uniformly random, and the project's rule-based heuristic.
 
-The heuristic (per seat, chosen by a bit of the policy mask) sees the whole deal,
-as a playout does, and plays by a few rules of thumb:
+The heuristic (per seat, chosen by a bit of the policy mask) is
+:mod:`pitch.bots.policy` ported to the kernel subset: it makes exactly the
+decisions of :func:`pitch.bots.heuristic.state_action` (aggression 0), which
+``tests/fastcore/test_policy.py`` checks on many positions. See that module for the
+reasoning behind each rule; the port keeps its structure, function for function.
 
-* **Bidding.** Rate each suit as trump: +1 for its ace (High), +1 for its jack,
-  +1 for its 2 or 3 (Low), +1 with three or more cards of it (length wins Game).
-  Bid the best rating when that bid is legal; else pass (or make the lowest bid
-  when passing is not allowed).
-* **Leading.** The pitcher's first lead is the top card of its best suit (which
-  makes it trump). Later, lead the top trump when no other hand holds a higher
-  one; otherwise shed the cheapest side card.
-* **Following.** When the partner is winning, shed (and smear a ten as the last
-  to play). Otherwise win as cheaply as possible (lowest winning card of the suit
-  led, else lowest winning trump); when it cannot win, shed the cheapest card.
-* **Cheapest** means a non-trump first, and by rank 2..9, then J, Q, K, A, and
-  the ten last, so that Game points are kept.
+How the port stays exact:
+
+* It reads what the Python policy reads and nothing else: the acting seat's hand,
+  the cards played this hand (``DEALT & ~HANDS`` over the seats), the current trick
+  (each seat's card in it is ``TRICK_MASK & DEALT[seat]``, in order from the
+  leader), the bids, the scores and the table options. It never looks at another
+  seat's cards (a rollout policy must not peek).
+* Floating-point sums are done in the same order as the Python. Powers come from
+  tables computed by Python's own ``**`` at import (numba's power of a float by an
+  integer multiplies, which can differ from ``pow`` in the last bit).
+* Tie-breaks follow Python's ``max(key=(value, -card))`` and ``min(key=(value,
+  card))``: cards are visited from the lowest and only a strictly better value
+  replaces the choice.
 """
 
 from __future__ import annotations
@@ -25,17 +29,44 @@ from pitch.fastcore._jit import below, entry, highest, lowest, njit, popcount
 from pitch.fastcore.layout import (
     BEST_CARD,
     BEST_SEAT,
+    DEALT,
     HANDS,
+    HIGH_BIDDER,
+    LEADER,
+    MUST_MAKE,
+    PARTNERS,
+    PITCHER,
+    SCORES,
+    SIDES,
+    TARGET,
     TO_ACT,
     TRICK_LEN,
+    TRICK_MASK,
     TRUMP,
     N,
 )
-from pitch.fastcore.rules import RANK_MASK, SUIT_MASK, Arr, mix, side_of, step
+from pitch.fastcore.rules import RANK_MASK, SUIT_MASK, Arr, game_points, mix, side_of, step
 
-SHED_ORDER: Final = (0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 8)
-"""Ranks from cheapest to dearest to give away: 2-9, J, Q, K, A, then the ten."""
-LOW_RANKS: Final = (1 << 0) | (1 << 1)  # the 2 and the 3 of a suit
+FULL_DECK: Final = (1 << 52) - 1
+JACK: Final = 9
+TENS: Final = RANK_MASK[8]
+GAME_UNIT: Final = 0.04
+"""Points one game-count unit is worth (as ``pitch.bots.policy.GAME_UNIT``)."""
+GAME_VALUE: Final = (0, 0, 0, 0, 0, 0, 0, 0, 10, 1, 2, 3, 4)
+"""R5.4 game points by rank (as ``pitch.engine.cards.GAME_VALUE``)."""
+
+
+def _p_elsewhere(players: int) -> float:
+    # The same expression as pitch.bots.policy.p_elsewhere (R2.3).
+    return 6 * (players - 1) / 46
+
+
+P_ELSEWHERE: Final = tuple(_p_elsewhere(n) for n in range(8))
+"""Chance that a card I cannot see was dealt to another seat, by player count."""
+Q_POW: Final = tuple((1.0 - _p_elsewhere(n)) ** e for n in range(8) for e in range(13))
+"""``Q_POW[13 * players + e]``: the chance that ``e`` given cards all stayed undealt."""
+POW55: Final = tuple(0.55**k for k in range(14))
+"""``POW55[k] = 0.55 ** k``: a trump stays Low with ``k`` lower ones unseen."""
 
 
 @entry
@@ -48,93 +79,287 @@ def pick_random(mask: int, s: int) -> tuple[int, int]:
     return lowest(mask), s
 
 
-@entry
-def suit_rating(hand: int, suit: int) -> int:
-    cards = (hand >> (13 * suit)) & 0x1FFF
-    r = (cards >> 12) & 1  # ace
-    r += (cards >> 9) & 1  # jack
-    if cards & LOW_RANKS:
-        r += 1
-    if popcount(cards) >= 3:
-        r += 1
-    return r
+# ------------------------------------------------------------------ bidding
 
 
-@entry
-def best_suit(hand: int) -> int:
+@njit
+def suit_estimate(
+    hand: int, suit: int, players: int, partnerships: bool, tens_game: float, face_game: float
+) -> float:
+    """``pitch.bots.policy.suit_estimate``: my side's expected points pitching ``suit``
+    (``tens_game``, ``face_game``: the hand's terms of Game, the same for every suit)."""
+    trumps = hand & SUIT_MASK[suit]
+    k = popcount(trumps)
+    if k == 0:
+        return 0.0
+    p = P_ELSEWHERE[players]
+    hi = highest(trumps) - 13 * suit
+    lo = lowest(trumps) - 13 * suit
+    high = Q_POW[13 * players + 12 - hi]
+    if k == 1:
+        low = Q_POW[13 * players + lo] * 0.95
+    elif lo > 1:
+        low = Q_POW[13 * players + lo] * 0.85
+    else:
+        low = Q_POW[13 * players + lo] * 0.9
+    has_jack = (trumps >> (suit * 13 + JACK)) & 1
+    if has_jack:
+        jack = 0.92 if hi > JACK or k >= 3 else 0.7
+    else:
+        x = 0.1 * k + (0.2 if hi > JACK else 0.0)
+        jack = p * (0.6 if x > 0.6 else x)
+    game = 0.12 + 0.09 * k + tens_game + face_game
+    if players > 2 and not partnerships:
+        game -= 0.04 * (players - 2)
+    if partnerships:
+        game += 0.15
+        if not has_jack:
+            jack += (1 - jack) * 0.2
+        low += (1 - low) * 0.15
+    g = game if game < 0.9 else 0.9
+    return high + low + jack + (g if g > 0.05 else 0.05)
+
+
+@njit
+def best_suit(hand: int, players: int, partnerships: bool) -> tuple[int, float]:
+    """The suit to pitch and its estimate (the first best suit on ties)."""
+    tens = popcount(hand & TENS)
+    face = game_points(hand) - 10 * tens
+    # The same products as the Python's 0.12 * tens and 0.015 * face, made once.
+    tens_game = 0.12 * tens
+    face_game = 0.015 * face
     best = 0
-    rating = -1
-    for suit in range(4):
-        r = suit_rating(hand, suit) * 16 + popcount(hand & SUIT_MASK[suit])
-        if r > rating:
-            rating = r
-            best = suit
-    return best
-
-
-@entry
-def cheapest(mask: int, trump: int) -> int:
-    """The card of ``mask`` that costs least to give away (side cards first)."""
-    m = mask & ~SUIT_MASK[trump] if trump >= 0 else mask
-    if m == 0:
-        m = mask
-    for r in SHED_ORDER:
-        x = m & RANK_MASK[r]
-        if x:
-            return lowest(x)
-    return lowest(mask)
+    value = -1.0
+    for s in range(4):
+        v = suit_estimate(hand, s, players, partnerships, tens_game, face_game)
+        if v > value:
+            best = s
+            value = v
+    return best, value
 
 
 @njit
 def heuristic_bid(w: Arr, legal: int) -> int:
-    hand = w[HANDS + w[TO_ACT]]
-    est = suit_rating(hand, best_suit(hand))
-    if est > 4:
-        est = 4
+    """``pitch.bots.policy.choose_bid`` (aggression 0) as an action id."""
+    seat = w[TO_ACT]
+    partnerships = w[PARTNERS] != 0
+    est = best_suit(w[HANDS + seat], w[N], partnerships)[1]
+    me = side_of(w, seat)
+    margin = 0.1
+    target = w[TARGET]
+    near = target - 2
+    opp_near = False
+    for s in range(w[SIDES]):
+        if s != me and w[SCORES + s] >= near:
+            opp_near = True
+    if opp_near:
+        margin -= 0.35
+    if w[SCORES + me] + est >= target and not w[MUST_MAKE]:
+        margin -= 0.2
+    hb = w[HIGH_BIDDER]
+    if partnerships and hb >= 0 and side_of(w, hb) == me and not opp_near:
+        margin += 0.5  # don't outbid a partner without a clearly better hand
+    want = 0
+    for b in range(1, 4):
+        if est >= b + margin:
+            want = b
+    if est >= 4 + margin + 0.35:
+        want = 4
     bids = legal >> 52
-    if est > 0 and bids >> est & 1:
-        return 52 + est
+    for b in range(want, 0, -1):
+        if bids >> b & 1:
+            return 52 + b
     if bids & 1:
         return 52  # pass
-    return 52 + lowest(bids)
+    return 52 + lowest(bids)  # forced (R3.5)
+
+
+# ------------------------------------------------------------------ card play
+
+
+@njit
+def card_value(card: int, trump: int, unseen: int, played: int) -> float:
+    """``pitch.bots.policy.card_value``: a card's worth to its captor (trump >= 0)."""
+    v = GAME_VALUE[card % 13] * GAME_UNIT
+    if card // 13 == trump:
+        if card % 13 == JACK:
+            v += 1.0
+        under = SUIT_MASK[trump] & ((1 << card) - 1)
+        if under & played == 0:
+            v += POW55[popcount(under & unseen)]
+    return v
+
+
+@njit
+def keep_value(card: int, trump: int, unseen: int) -> float:
+    """``pitch.bots.policy._keep_value``: a card's worth in hand for later tricks."""
+    if card // 13 == trump:
+        if unseen & SUIT_MASK[trump] & ~((2 << card) - 1):
+            return 0.25 + 0.02 * (card % 13)
+        return 0.6
+    return 0.01 * (card % 13)
+
+
+@njit
+def beats(card: int, best: int, trump: int) -> bool:
+    s = card // 13
+    if s == best // 13:
+        return card > best
+    return s == trump
+
+
+@njit
+def secure(card: int, trump: int, unseen: int, opp_after: bool, late: bool) -> bool:
+    """No opponent still to play can beat ``card`` (``late``: the trick is nearly full)."""
+    if not opp_after:
+        return True
+    unseen_trump = unseen & SUIT_MASK[trump]
+    if card // 13 == trump:
+        return unseen_trump >> (card + 1) == 0
+    higher = unseen & SUIT_MASK[card // 13] & ~((2 << card) - 1)
+    # An off-suit master can still be trumped; trust it only late.
+    return higher == 0 and late and unseen_trump == 0
+
+
+@njit
+def lead(w: Arr, hand: int, legal: int, seat: int, unseen: int, played: int) -> int:
+    """``pitch.bots.policy._lead``."""
+    trump = w[TRUMP]
+    if trump < 0:
+        suit = best_suit(hand, w[N], w[PARTNERS] != 0)[0]
+        return highest(hand & SUIT_MASK[suit])  # R4.1: this sets trump
+    tmask = SUIT_MASK[trump]
+    mine = hand & tmask
+    unseen_trump = unseen & tmask
+    if mine and unseen_trump:
+        top = highest(mine)
+        if top > highest(unseen_trump):
+            return top  # a master trump draws the rest
+    offs = legal & ~tmask
+    if offs:
+        if side_of(w, seat) == side_of(w, w[PITCHER]):
+            aces = 0
+            m = offs
+            while m:
+                c = lowest(m)
+                m &= m - 1
+                rest = unseen & SUIT_MASK[c // 13]
+                if rest and rest & ~((2 << c) - 1) == 0:
+                    aces |= 1 << c
+            if aces:
+                return highest(aces)  # a master of its suit collects its counters
+        choice = -1
+        cost = 0
+        m = offs
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            g = GAME_VALUE[c % 13]
+            if choice < 0 or g < cost:
+                choice = c
+                cost = g
+        return choice
+    choice = -1
+    value = 0.0
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        v = card_value(c, trump, unseen, played)
+        if choice < 0 or v < value:
+            choice = c
+            value = v
+    return choice
 
 
 @njit
 def heuristic_card(w: Arr, legal: int) -> int:
+    """``pitch.bots.policy.choose_card``."""
     seat = w[TO_ACT]
+    n = w[N]
     hand = w[HANDS + seat]
+    played = 0
+    for p in range(n):
+        played |= w[DEALT + p] & ~w[HANDS + p]
+    unseen = FULL_DECK & ~hand & ~played
+    tl = w[TRICK_LEN]
+    if tl == 0:
+        return lead(w, hand, legal, seat, unseen, played)
     trump = w[TRUMP]
-    if w[TRICK_LEN] == 0:
-        if trump < 0:
-            return highest(hand & SUIT_MASK[best_suit(hand)])  # R4.1: this sets trump
-        tr = hand & SUIT_MASK[trump]
-        if tr:
-            others = 0
-            for p in range(w[N]):
-                if p != seat:
-                    others |= w[HANDS + p]
-            ot = others & SUIT_MASK[trump]
-            top = highest(tr)
-            if ot == 0 or top > highest(ot):
-                return top
-        return cheapest(hand, trump)
+    me = side_of(w, seat)
     best = w[BEST_CARD]
-    bsuit = best // 13
-    if side_of(w, w[BEST_SEAT]) == side_of(w, seat):
-        if w[TRICK_LEN] == w[N] - 1:
-            tens = legal & RANK_MASK[8] & ~SUIT_MASK[trump]
-            if tens:
-                return lowest(tens)  # smear a ten onto the partner's trick
-        return cheapest(legal, trump)
-    above = ~((1 << (best + 1)) - 1)
-    higher = legal & SUIT_MASK[bsuit] & above
-    if bsuit != trump:
-        if higher:
-            return lowest(higher)
-        higher = legal & SUIT_MASK[trump]
-    if higher:
-        return lowest(higher)
-    return cheapest(legal, trump)
+    best_seat = w[BEST_SEAT]
+    opp_after = False
+    s = seat
+    for _ in range(n - 1 - tl):
+        s = s + 1 if s + 1 < n else 0
+        if side_of(w, s) != me:
+            opp_after = True
+    late = tl + 1 >= n - 1
+    # The trick's value, summed in playing order as the Python does.
+    trick_value = 0.0
+    s = w[LEADER]
+    tm = w[TRICK_MASK]
+    for _ in range(tl):
+        trick_value += card_value(lowest(tm & w[DEALT + s]), trump, unseen, played)
+        s = s + 1 if s + 1 < n else 0
+    partner_holds = side_of(w, best_seat) == me
+    if partner_holds and (not opp_after or secure(best, trump, unseen, opp_after, late)):
+        # Partner holds the trick: feed it points, keep trumps that win later.
+        choice = -1
+        value = 0.0
+        m = legal
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            v = card_value(c, trump, unseen, played) - keep_value(c, trump, unseen)
+            if choice < 0 or v > value:
+                choice = c
+                value = v
+        return choice
+    winners = 0
+    choice = -1
+    gain = 0.0
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        if beats(c, best, trump):
+            winners |= 1 << c
+            if secure(c, trump, unseen, opp_after, late):
+                v = (
+                    trick_value
+                    + card_value(c, trump, unseen, played)
+                    - 0.5 * keep_value(c, trump, unseen)
+                )
+                if choice < 0 or v > gain:
+                    choice = c
+                    gain = v
+    if choice >= 0 and (gain > 0.05 or choice // 13 != trump):
+        return choice
+    if winners and opp_after and not partner_holds:
+        # Not safe but worth a try with a master of the suit led (no trump spent).
+        masters = 0
+        m = winners & ~SUIT_MASK[trump]
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            if unseen & SUIT_MASK[c // 13] & ~((2 << c) - 1) == 0:
+                masters |= 1 << c
+        if masters and trick_value > 0.1:
+            return highest(masters)
+    # Lose cheaply: give away the least, keep what wins later.
+    choice = -1
+    value = 0.0
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        v = card_value(c, trump, unseen, played) + keep_value(c, trump, unseen)
+        if choice < 0 or v < value:
+            choice = c
+            value = v
+    return choice
 
 
 @njit
@@ -145,3 +370,12 @@ def choose(w: Arr, legal: int, policy: int, s: int) -> tuple[int, int]:
             return heuristic_bid(w, legal), s
         return heuristic_card(w, legal), s
     return pick_random(legal, s)
+
+
+@entry
+def heuristic_action(w: Arr, legal: int) -> int:
+    """The heuristic's action for the seat to act in ``w``, whose legal actions are
+    ``legal`` (one decision, called from Python; the loops inline :func:`choose`)."""
+    if legal >> 52:
+        return heuristic_bid(w, legal)
+    return heuristic_card(w, legal)

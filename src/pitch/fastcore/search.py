@@ -10,6 +10,7 @@ position is packed once.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,7 +18,7 @@ from pitch.engine import GameState, PlayerView, resample
 from pitch.engine.cards import SUIT_MASK
 from pitch.engine.errors import PitchError
 from pitch.fastcore import layout
-from pitch.fastcore._jit import COMPILED, new_array, seed64
+from pitch.fastcore._jit import COMPILED, new_array, new_floats, seed64
 from pitch.fastcore.determinize import (
     A_FORBID,
     A_NEED,
@@ -27,9 +28,12 @@ from pitch.fastcore.determinize import (
     A_TRIES,
     A_UNSEEN,
     AUX_SIZE,
+    SCRATCH_SIZE,
 )
 from pitch.fastcore.loops import evaluate, finish
 from pitch.fastcore.packing import pack_list, position_list
+from pitch.fastcore.pimc import pimc_values
+from pitch.fastcore.policy import heuristic_action as _heuristic_action
 
 Outcome = tuple[tuple[int, ...], int]
 """Score change per side, and the pitcher's seat (-1 when the hand was thrown in)."""
@@ -60,17 +64,29 @@ def _position(state: GameState) -> Any:
 def rollout(state: GameState, rng: random.Random, policy: int = layout.HEURISTIC) -> Outcome:
     """Finish ``state``'s hand (``state`` is not changed) under ``policy`` (a mask,
     see :func:`pitch.fastcore.policy_mask`), seeded from ``rng``."""
+    return _finish(state, policy, seed64(rng.getrandbits(64)))
+
+
+def _finish(state: GameState, policy: int, seed: Any) -> Outcome:
     w = _position(state)
     res = new_array([0] * layout.R_SIZE)
-    finish(w, policy, seed64(rng.getrandbits(64)), res, 0, _NO_LOG)
+    finish(w, policy, seed, res, 0, _NO_LOG)
     delta = tuple(int(x) for x in res[: state.num_sides])
     return delta, int(w[layout.PITCHER])
 
 
 def heuristic_rollout(state: GameState, rng: random.Random) -> Outcome:
-    """:func:`rollout` with the kernel heuristic (:mod:`pitch.fastcore.policy`) for
-    every seat; deterministic, so ``rng`` is only drawn from, never needed."""
-    return rollout(state, rng, layout.HEURISTIC)
+    """The kernel heuristic (:mod:`pitch.fastcore.policy`) for every seat: the same
+    outcome as :func:`pitch.bots.heuristic.heuristic_rollout`. Deterministic, so
+    ``rng`` is not drawn from, as in the Python one: a search bot given the same
+    samples makes the same decisions with either."""
+    return _finish(state, layout.HEURISTIC, seed64(0))
+
+
+def heuristic_action(state: GameState) -> int:
+    """The action :func:`pitch.bots.heuristic.state_action` picks in ``state`` (a state
+    in the auction or the play), computed by the kernel heuristic."""
+    return int(_heuristic_action(_position(state), state.legal_mask()))
 
 
 def random_rollout(state: GameState, rng: random.Random) -> Outcome:
@@ -129,3 +145,62 @@ def pack_view(
         aux[A_FORBID + t] = sum(SUIT_MASK[su] for su in range(4) if voids >> su & 1)
         aux[A_PLAYED_BY + t] = view.played_by[t]
     return pos, new_array(aux)
+
+
+class PimcSearch:
+    """The PIMC search of one bot in the kernel (:mod:`pitch.fastcore.pimc`), with its
+    scratch arrays kept between decisions.
+
+    :meth:`values` returns, per candidate action, its payoff on each sampled deal
+    (the same deals for every action), like ``PimcBot._search``; it runs batches of
+    samples, each batch twice the last (up to :attr:`MAX_BATCH`), until ``samples``
+    are done or the ``deadline`` (a ``time.perf_counter()`` value) has passed.
+    """
+
+    MAX_BATCH = 256
+
+    def __init__(self, policy: int = layout.HEURISTIC) -> None:
+        self.policy = policy
+        self._w0 = new_array([0] * layout.SIZE)
+        self._w = new_array([0] * layout.SIZE)
+        self._sc = new_array([0] * SCRATCH_SIZE)
+        self._res = new_array([0] * layout.R_SIZE)
+
+    def values(
+        self,
+        view: PlayerView,
+        actions: Sequence[int],
+        samples: int,
+        bonus: float,
+        rng: random.Random,
+        *,
+        tries: int = 6,
+        deadline: float | None = None,
+    ) -> list[list[float]]:
+        legal = view.legal
+        for a in actions:
+            if not (isinstance(a, int) and 0 <= a < 57 and legal >> a & 1):
+                raise PitchError(f"action {a!r} is not legal here (see view.legal_actions())")
+        pos, aux = pack_view(view, rng, tries)
+        acts = new_array(list(actions))
+        na = len(actions)
+        out: list[list[float]] = [[] for _ in actions]
+        s = rng.getrandbits(64)
+        done = 0
+        batch = 4
+        while done < samples:
+            k = min(batch, samples - done)
+            vals = new_floats(k * na)
+            s = int(
+                pimc_values(
+                    pos, aux, acts, k, self.policy, float(bonus), seed64(s), vals,
+                    self._w0, self._w, self._sc, self._res, _NO_LOG,
+                )
+            )  # fmt: skip
+            for i in range(na):
+                out[i].extend(float(x) for x in vals[i::na])
+            done += k
+            batch = min(2 * batch, self.MAX_BATCH)
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return out

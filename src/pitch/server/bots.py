@@ -18,6 +18,12 @@ log = logging.getLogger("pitch.server")
 
 def _warm() -> None:
     import pitch.bots  # noqa: F401  (registers every bot the package ships)
+    from pitch import fastcore
+
+    # Compile (first run) or load the search kernels before the first bot move.
+    took = fastcore.warm_up()
+    if took > 5:
+        log.info("bot worker compiled the search kernels in %.1f s", took)
 
 
 def choose(spec: str, view: PlayerView, seed: int) -> int:

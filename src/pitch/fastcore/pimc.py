@@ -1,0 +1,78 @@
+"""The PIMC search loop in the kernel: determinize, try every action, finish the hand.
+
+The compiled twin of :meth:`pitch.bots.pimc.PimcBot._search`: for each sample, one
+determinization of the view (:func:`pitch.fastcore.determinize.determinize`), then
+for each candidate action the rest of the hand under the rollout policy, valued by
+:func:`hand_value` (the same formula as :func:`pitch.bots.pimc.hand_value`). One call
+runs a batch of samples; the bot calls it in batches until its time is up.
+"""
+
+from __future__ import annotations
+
+from pitch.fastcore._jit import entry, njit
+from pitch.fastcore.determinize import A_SEAT, determinize
+from pitch.fastcore.layout import (
+    DECK,
+    MUST_MAKE,
+    PITCHER,
+    R_DELTA,
+    SCORES,
+    SIDES,
+    TARGET,
+)
+from pitch.fastcore.loops import finish
+from pitch.fastcore.rules import Arr, apply, side_of
+
+
+@njit
+def hand_value(w: Arr, res: Arr, side: int, bonus: float) -> float:
+    """A side's payoff for the hand finished in ``w`` and scored in ``res``: its score
+    change relative to the mean of the other sides, plus ``bonus`` when the hand takes
+    it out (R6.2), minus it when the hand takes another side out."""
+    sides = w[SIDES]
+    total = 0
+    for j in range(sides):
+        total += res[R_DELTA + j]
+    d = res[R_DELTA + side]
+    v: float = d - (total - d) / (sides - 1)
+    p = w[PITCHER]
+    if p >= 0:
+        ps = side_of(w, p)
+        dp = res[R_DELTA + ps]
+        if w[SCORES + ps] + dp >= w[TARGET] and (dp > 0 or not w[MUST_MAKE]):
+            v += bonus if ps == side else -bonus
+    return v
+
+
+@entry
+def pimc_values(
+    pos: Arr,
+    aux: Arr,
+    actions: Arr,
+    samples: int,
+    policy: int,
+    bonus: float,
+    s: int,
+    values: Arr,
+    w0: Arr,
+    w: Arr,
+    sc: Arr,
+    res: Arr,
+    log: Arr,
+) -> int:
+    """``samples`` determinizations of the view ``(pos, aux)``; on each, every action
+    of ``actions`` is applied and the hand finished under ``policy``: the payoff for
+    the viewer's side goes to ``values[k * len(actions) + i]`` (float64). ``w0``,
+    ``w`` (positions), ``sc`` (determinization scratch), ``res`` and the empty
+    ``log`` are scratch. Returns the PRNG state."""
+    side = side_of(pos, aux[A_SEAT])
+    na = len(actions)
+    for k in range(samples):
+        s = determinize(pos, aux, w0, sc, s)
+        for i in range(na):
+            for j in range(DECK):
+                w[j] = w0[j]
+            apply(w, actions[i])
+            s = finish(w, policy, s, res, 0, log)
+            values[k * na + i] = hand_value(w, res, side, bonus)
+    return s
