@@ -15,8 +15,8 @@ Budget: ``iterations`` and/or ``time`` seconds per decision, whichever ends firs
 
 Two engines run this algorithm: ``engine="kernel"`` is the compiled search of
 :mod:`pitch.fastcore.ismcts` (the tree in arrays; determinizations, expansions and
-rollouts all in machine code, with the kernel's heuristic policy; 100-200x more
-iterations a second, see docs/benchmarks.md), and ``engine="python"`` the loop
+rollouts all in machine code, with the kernel's port of the heuristic policy; about
+120x more iterations a second, see docs/benchmarks.md), and ``engine="python"`` the loop
 below (with :mod:`pitch.bots.sampling`, :func:`pitch.bots.heuristic.state_action`
 and the named Python rollout). ``engine="auto"`` (the default) takes the kernel
 when numba is installed. The kernel reads ``rollout`` as a policy: ``heuristic``
