@@ -128,6 +128,9 @@ def run_compiled(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[s
         for bot in ("pimc", "ismcts")
         for name in ("heuristic", "fast")
     }
+    search["ismcts_kernel_rollouts_per_s"] = round(
+        search_rollouts(rules, "ismcts", "kernel", 0.25, seed), 1
+    )
     return {
         "compiled": True,
         "compile_seconds": round(compile_seconds, 3),
@@ -143,13 +146,20 @@ def run_compiled(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[s
 
 def search_rollouts(rules: Rules, bot: str, rollout: str, seconds: float, seed: int) -> float:
     """Rollouts per second inside a search bot (``pimc`` or ``ismcts``) with the named
-    rollout, over decisions of ``seconds`` each from random positions."""
+    rollout, over decisions of ``seconds`` each from random positions. ``ismcts`` runs
+    its Python engine, except for ``rollout="kernel"``: its compiled search (one
+    rollout per iteration, with the kernel heuristic)."""
     from pitch.bots.ismcts import IsmctsBot
     from pitch.bots.pimc import PimcBot
 
     rng = random.Random(seed)
-    cls = PimcBot if bot == "pimc" else IsmctsBot
-    b = cls(rng=random.Random(seed), time=seconds, rollout=rollout)
+    b: PimcBot | IsmctsBot
+    if bot == "pimc":
+        b = PimcBot(rng=random.Random(seed), time=seconds, rollout=rollout)
+    elif rollout == "kernel":
+        b = IsmctsBot(rng=random.Random(seed), time=seconds, engine="kernel")
+    else:
+        b = IsmctsBot(rng=random.Random(seed), time=seconds, rollout=rollout, engine="python")
     inner = b.rollout
     count = [0]
 
@@ -182,4 +192,6 @@ def search_rollouts(rules: Rules, bot: str, rollout: str, seconds: float, seed: 
         t0 = time.perf_counter()
         b.act(s.view(s.current_player()))
         elapsed += time.perf_counter() - t0
+        if isinstance(b, IsmctsBot) and b.kernel:
+            count[0] += b.last_iterations
     return count[0] / elapsed if elapsed else 0.0

@@ -216,6 +216,7 @@ def test_bench_reports_the_compiled_core() -> None:
         assert res["compiled_heuristic_playouts_per_s"] > 0
         assert res["pimc_fast_rollouts_per_s"] > 0
         assert res["ismcts_heuristic_rollouts_per_s"] > 0
+        assert res["ismcts_kernel_rollouts_per_s"] > 0
 
 
 @pytest.mark.parametrize("rules", TABLES, ids=repr)

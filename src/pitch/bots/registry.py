@@ -35,7 +35,7 @@ BOTS: dict[str, BotFactory] = {
 ALIASES: dict[str, str] = {
     "beginner": "random",
     "club": "heuristic",
-    "expert": "ismcts:iterations=1000,time=1.0",
+    "expert": "ismcts:time=1.0",
     "master": "pimc:samples=60,time=1.0",
 }
 """Level names players understand, mapped to bot specs (``beginner`` -> ``random``,

@@ -181,6 +181,9 @@ def warm_up() -> float:
     view = s.view(s.current_player())
     PimcSearch().values(view, list(view.legal_actions()), 1, 6.0, random.Random(0))
     simulate_hands(Rules(), 1, 1, detail=True)
+    from pitch.fastcore.ismcts import search
+
+    search(s.view(s.current_player()), random.Random(0), iterations=2)
     return time.perf_counter() - t0
 
 
