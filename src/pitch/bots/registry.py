@@ -36,10 +36,10 @@ ALIASES: dict[str, str] = {
     "beginner": "random",
     "club": "heuristic",
     "expert": "ismcts:time=1.0",
-    "master": "pimc:samples=60,time=1.0",
+    "master": "pimc:time=1.0",
 }
 """Level names players understand, mapped to bot specs (``beginner`` -> ``random``,
-``master`` -> ``pimc:samples=60,time=1.0``). Options given with the alias override the spec's."""
+``master`` -> ``pimc:time=1.0``). Options given with the alias override the spec's."""
 
 
 def register(name: str, factory: BotFactory, *aliases: str) -> None:
