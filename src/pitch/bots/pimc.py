@@ -71,7 +71,7 @@ PYTHON_TRIES = 6
 """Deals drawn per determinization to match the auction, in Python."""
 
 KERNEL_TRIES = 24
-"""The same in the kernel, which also matches the card play (``infer``)."""
+"""The same in the kernel (which can also match the card play: ``infer``)."""
 
 BID_Z = 1.64
 """Standard errors a search bid's gain over the heuristic's bid must clear."""
@@ -125,7 +125,7 @@ class PimcBot(Bot):
         time: float | None = 1.0,
         rollout: str = DEFAULT_ROLLOUT,
         tries: int | None = None,
-        infer: bool = True,
+        infer: bool = False,
         bid_bonus: float = BID_BONUS,
         bid_margin: float = 0.2,
         bid_factor: int = 3,
