@@ -144,7 +144,7 @@ def best_suit(hand: int, players: int, partnerships: bool) -> tuple[int, float]:
     return best, value
 
 
-@njit
+@entry
 def heuristic_bid(w: Arr, legal: int) -> int:
     """``pitch.bots.policy.choose_bid`` (aggression 0) as an action id."""
     seat = w[TO_ACT]
@@ -278,7 +278,7 @@ def lead(w: Arr, hand: int, legal: int, seat: int, unseen: int, played: int) -> 
     return choice
 
 
-@njit
+@entry
 def heuristic_card(w: Arr, legal: int) -> int:
     """``pitch.bots.policy.choose_card``."""
     seat = w[TO_ACT]
