@@ -128,3 +128,23 @@ def traced(rules: Rules, seed: int, policy: int) -> None:
     else:
         assert k <= rules.players
     check_result(w, out, state)
+
+
+def in_pure_python(module: str, function: str) -> Any:
+    """``module.function()`` run in a subprocess with the compiler off
+    (``PITCH_NO_JIT=1``): its JSON result, to compare with the compiled run's."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = f"import json; from {module} import {function} as f; print(json.dumps(f()))"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PITCH_NO_JIT": "1"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout)

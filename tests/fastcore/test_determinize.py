@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
 from collections import Counter
 from typing import Any
 
@@ -19,7 +15,7 @@ from pitch.fastcore import layout as L
 from pitch.fastcore._jit import new_array, seed64
 from pitch.fastcore.determinize import SCRATCH_SIZE, determinize
 from pitch.fastcore.search import pack_view
-from tests.fastcore.diffcheck import TABLES
+from tests.fastcore.diffcheck import TABLES, in_pure_python
 from tests.fastcore.test_api import positions
 
 
@@ -83,14 +79,8 @@ def test_determinizations_agree_with_the_view_compiled_and_in_python() -> None:
     here = sample_all()
     if not COMPILED:
         return
-    env = {**os.environ, "PITCH_NO_JIT": "1"}
-    code = "import json; from tests.fastcore.test_determinize import sample_all as f; "
-    code += "print(json.dumps(f()))"
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert json.loads(done.stdout) == here, "the Python source draws other deals"
+    python = in_pure_python("tests.fastcore.test_determinize", "sample_all")
+    assert python == here, "the Python source draws other deals"
 
 
 def test_unconstrained_cards_are_spread_like_the_hand_sizes() -> None:

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
 from typing import Any
 
 from pitch.bots.ismcts import REWARD_SCALE
@@ -30,6 +26,7 @@ from pitch.fastcore.ismcts import (
 )
 from pitch.fastcore.loops import finish
 from pitch.fastcore.search import pack_view
+from tests.fastcore.diffcheck import in_pure_python
 from tests.fastcore.test_api import positions
 
 TABLES = (Rules(), Rules(players=4, partnerships=True), Rules(players=3), Rules(players=6))
@@ -104,14 +101,8 @@ def test_the_kernel_search_is_the_same_compiled_and_in_python() -> None:
     here = trees_all()
     if not COMPILED:
         return
-    env = {**os.environ, "PITCH_NO_JIT": "1"}
-    code = "import json; from tests.fastcore.test_ismcts import trees_all as f; "
-    code += "print(json.dumps(f()))"
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert json.loads(done.stdout) == here, "the Python source searches another tree"
+    python = in_pure_python("tests.fastcore.test_ismcts", "trees_all")
+    assert python == here, "the Python source searches another tree"
 
 
 def test_a_full_tree_grows_without_changing_the_search() -> None:
