@@ -105,7 +105,8 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads the process table from /proc")
-def test_bot_workers_leave_when_the_server_is_killed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("after", [0.0, 3.0], ids=["while-starting", "warmed-up"])
+def test_bot_workers_leave_when_the_server_is_killed(tmp_path: Path, after: float) -> None:
     srv = ServerProcess(db_url("sqlite", tmp_path), log=tmp_path / "server.log")
     srv.start()
     try:
@@ -116,7 +117,8 @@ def test_bot_workers_leave_when_the_server_is_killed(tmp_path: Path) -> None:
             workers = _children(srv.proc.pid)  # the bot pool starts with the server
             time.sleep(0.2)
         assert workers, "no bot worker process was started"
-        time.sleep(3)  # let the workers finish warming up
+        # At once: a worker still starting up must notice too (it once watched init).
+        time.sleep(after)
         srv.kill9()
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and any(_alive(p) for p in workers):

@@ -26,17 +26,23 @@ def _exit_with_parent(parent: int) -> None:
     """A worker whose server died (kill -9 gives it no chance to stop its pool) would
     otherwise live on, holding memory and a compiled search: leave when orphaned."""
     while os.getppid() == parent:
-        time.sleep(2.0)
+        time.sleep(1.0)
     os._exit(0)
+
+
+def _start(parent: int) -> None:
+    """Worker initializer. ``parent`` is the server's pid, passed in rather than read
+    here: a server killed while this worker was still starting would otherwise leave
+    it watching its new parent (init) for ever."""
+    if not _watching:
+        _watching.append(parent)
+        threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+    _warm()
 
 
 def _warm() -> None:
     import pitch.bots  # noqa: F401  (registers every bot the package ships)
     from pitch import fastcore
-
-    if not _watching:
-        _watching.append(os.getppid())
-        threading.Thread(target=_exit_with_parent, args=(_watching[0],), daemon=True).start()
 
     # Compile (first run) or load the search kernels before the first bot move.
     took = fastcore.warm_up()
@@ -66,7 +72,10 @@ class BotPool:
             # spawn, not fork: forking a process that runs an event loop and
             # database threads copies locks in unknown states.
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_warm
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
