@@ -124,3 +124,52 @@ def test_stopping_a_pooled_match_early_returns() -> None:
     first = next(it)
     it.close()
     assert 0 <= first.index < 40
+
+
+def test_arena_compare_pairs_two_runs_by_deal(tmp_path: object) -> None:
+    from pathlib import Path
+
+    runs = []
+    for i, a in enumerate(("club", "beginner")):
+        res = CliRunner().invoke(
+            app,
+            ["arena", a, "beginner", "--players", "3", "--deals", "4", "--workers", "1", "--json"],
+        )
+        assert res.exit_code == 0, res.output
+        path = Path(str(tmp_path)) / f"run{i}.json"
+        path.write_text(res.stdout)
+        runs.append(json.loads(res.stdout))
+    assert [len(r["per_deal"]) for r in runs] == [4, 4]
+    hands = sum(d["hands"] for d in runs[0]["per_deal"])
+    assert sum(d["difference"] for d in runs[0]["per_deal"]) / hands == pytest.approx(
+        runs[0]["paired_difference"]["estimate"]
+    )
+    files = [str(Path(str(tmp_path)) / f"run{i}.json") for i in (0, 1)]
+    res = CliRunner().invoke(app, ["arena-compare", *files, "--json"])
+    assert res.exit_code == 0, res.output
+    got = json.loads(res.stdout)
+    assert got["deals"] == 4
+    # beginner against itself ties exactly, so the difference is run 1's margin
+    assert runs[1]["paired_difference"]["estimate"] == 0
+    assert got["estimate"] == pytest.approx(runs[0]["paired_difference"]["estimate"])
+    assert got["low"] <= got["estimate"] <= got["high"]
+    # Runs on other deals are refused, and so is a file that is not a run.
+    other = CliRunner().invoke(
+        app, ["arena", "club", "beginner", "--players", "3", "--deals", "2", "--seed", "9",
+              "--workers", "1", "--json"],
+    )  # fmt: skip
+    (Path(str(tmp_path)) / "other.json").write_text(other.stdout)
+    res = CliRunner().invoke(
+        app, ["arena-compare", files[0], str(Path(str(tmp_path)) / "other.json")]
+    )
+    assert res.exit_code == 2 and "seed" in _flat(res.output)
+    (Path(str(tmp_path)) / "bad.json").write_text("{")
+    res = CliRunner().invoke(
+        app, ["arena-compare", files[0], str(Path(str(tmp_path)) / "bad.json")]
+    )
+    assert res.exit_code == 2 and "not a readable arena result" in _flat(res.output)
+
+
+def _flat(text: str) -> str:
+    """An error box's text on one line."""
+    return " ".join(text.replace("\u2502", " ").split())

@@ -208,6 +208,8 @@ class Summary:
     unfinished: int
     interrupted: bool = False
     """The match was stopped early: ``deals`` is the number that finished."""
+    per_deal: tuple[tuple[int, int, float], ...] = ()
+    """Per deal: its index, the hands played, A's points minus B's (to pair runs)."""
 
     def to_dict(self) -> dict[str, Any]:
         bots = []
@@ -243,6 +245,7 @@ class Summary:
             "unfinished_games": self.unfinished,
             "bots": bots,
             "paired_difference": {"per": "hand", "confidence": 0.95, **self.diff.to_dict()},
+            "per_deal": [{"deal": i, "hands": h, "difference": d} for i, h, d in self.per_deal],
         }
 
 
@@ -254,7 +257,9 @@ def summarize(
     diffs: list[float] = []
     sizes: list[float] = []
     unfinished = 0
+    per_deal = []
     for r in results:
+        per_deal.append((r.index, r.tally[0].hands, r.tally[0].points - r.tally[1].points))
         for k in (0, 1):
             total[k].add(r.tally[k])
         # Both bots play the same hands of a deal, so its hand count is shared.
@@ -274,4 +279,5 @@ def summarize(
         ),
         unfinished=unfinished,
         interrupted=interrupted,
+        per_deal=tuple(per_deal),
     )

@@ -10,6 +10,9 @@ untried action (the heuristic's choice first), finishes the hand with the
 rollout policy, and credits every node on the path with the payoff of the side
 that chose it (:func:`pitch.bots.pimc.hand_value`). The tree spans the rest of
 the current hand, auction included; the move played is the most visited child.
+As in ``pimc``, a bid's node counts going out (R6.2) with the smaller
+``bid_bonus``: with the full bonus the tree over-bids, and the more iterations
+it runs, the more (docs/bots.md).
 
 Budget: ``iterations`` and/or ``time`` seconds per decision, whichever ends first.
 
@@ -35,9 +38,9 @@ from typing import ClassVar
 from pitch import fastcore
 from pitch.bots.base import Bot
 from pitch.bots.heuristic import hand_outcome, state_action
-from pitch.bots.pimc import ROLLOUTS, WIN_BONUS, hand_value
+from pitch.bots.pimc import BID_BONUS, ROLLOUTS, WIN_BONUS, hand_value
 from pitch.bots.sampling import sample_state
-from pitch.engine import PlayerView
+from pitch.engine import BID_BASE, PlayerView
 from pitch.fastcore import ismcts as kernel
 from pitch.fastcore import layout
 
@@ -85,6 +88,7 @@ class IsmctsBot(Bot):
         rollout: str = "heuristic",
         tries: int = 6,
         engine: str = "auto",
+        bid_bonus: float = BID_BONUS,
     ) -> None:
         super().__init__(rng=rng)
         if engine not in ENGINES:
@@ -104,6 +108,7 @@ class IsmctsBot(Bot):
         self.rollout = ROLLOUTS[rollout]
         self.policy = KERNEL_POLICY[rollout]
         self.tries = int(tries)
+        self.bid_bonus = float(bid_bonus)
         self.last_iterations = 0
         """Iterations of the last search (for benchmarks)."""
 
@@ -122,6 +127,7 @@ class IsmctsBot(Bot):
                 policy=self.policy,
                 tries=self.tries,
                 bonus=WIN_BONUS,
+                bid_bonus=self.bid_bonus,
                 scale=REWARD_SCALE,
             )
             self.last_iterations = tree.iterations
@@ -140,7 +146,7 @@ class IsmctsBot(Bot):
             side_of = st.side_of
             before = len(st.history)
             node = root
-            path: list[tuple[_Node, int]] = []
+            path: list[tuple[_Node, int, float]] = []
             while len(st.history) == before:
                 mask = st.legal_mask()
                 side = side_of[st.to_act]
@@ -168,22 +174,22 @@ class IsmctsBot(Bot):
                     child = _Node()
                     children[a] = child
                     st.apply_unchecked(a)
-                    path.append((child, side))
+                    path.append((child, side, self.bid_bonus if a >= BID_BASE else WIN_BONUS))
                     break
                 assert best_child is not None
                 st.apply_unchecked(best_a)
-                path.append((best_child, side))
+                path.append((best_child, side, self.bid_bonus if best_a >= BID_BASE else WIN_BONUS))
                 node = best_child
             if len(st.history) > before:
                 delta, pitcher = hand_outcome(st)
             else:
                 delta, pitcher = self.rollout(st, rng)
-            values: dict[int, float] = {}
-            for n, side in path:
-                v = values.get(side)
+            values: dict[tuple[int, float], float] = {}
+            for n, side, bonus in path:
+                v = values.get((side, bonus))
                 if v is None:
-                    v = values[side] = (
-                        hand_value(rules, scores, delta, pitcher, side) / REWARD_SCALE
+                    v = values[side, bonus] = (
+                        hand_value(rules, scores, delta, pitcher, side, bonus) / REWARD_SCALE
                     )
                 n.visits += 1
                 n.total += v

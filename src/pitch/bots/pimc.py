@@ -52,6 +52,10 @@ if fastcore.COMPILED:
 KERNEL_POLICIES = {"fast": layout.HEURISTIC, "fast-random": layout.RANDOM}
 """Rollouts whose whole PIMC search runs in the compiled core (:mod:`pitch.fastcore.pimc`)."""
 
+SOLVE = {"none": 0, "all": 1, "play": 2}
+"""``solve``: which decisions value each sampled deal by its exact play
+(:mod:`pitch.fastcore.dd`) instead of finishing it with the rollout policy."""
+
 DEFAULT_ROLLOUT = "fast" if fastcore.COMPILED else "heuristic"
 """The compiled search when numba is installed; the same policy in Python otherwise."""
 
@@ -129,12 +133,20 @@ class PimcBot(Bot):
         bid_bonus: float = BID_BONUS,
         bid_margin: float = 0.2,
         bid_factor: int = 3,
+        solve: str = "none",
     ) -> None:
         super().__init__(rng=rng)
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+        if solve not in SOLVE:
+            raise ValueError(f"solve must be one of {', '.join(SOLVE)}, not {solve!r}")
+        if SOLVE[solve] and rollout not in KERNEL_POLICIES:
+            raise ValueError(f"solve={solve} needs a compiled rollout (fast), not {rollout!r}")
+        self.solve = solve
         self.kernel = (
-            fast_search.PimcSearch(KERNEL_POLICIES[rollout]) if rollout in KERNEL_POLICIES else None
+            fast_search.PimcSearch(KERNEL_POLICIES[rollout], SOLVE[solve])
+            if rollout in KERNEL_POLICIES
+            else None
         )
         if samples is None:
             samples = KERNEL_SAMPLES if self.kernel is not None else PYTHON_SAMPLES

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from pitch.cli import arena, bench, bot, play, serve, simulate, verify
+from pitch.cli import arena, bench, bot, compare, play, serve, simulate, verify
 
 app = typer.Typer(
     name="pitch",
@@ -20,6 +20,7 @@ bench.register(app)
 play.register(app)
 bot.register(app)
 arena.register(app)
+compare.register(app)
 serve.register(app)
 
 

@@ -12,7 +12,8 @@ information set). Each iteration, as in :class:`pitch.bots.ismcts.IsmctsBot`:
 3. when some legal action has no child yet, expand one: the heuristic's choice
    if it is untried, else a uniformly random untried action;
 4. finish the hand under the rollout policy, and credit each node on the path with
-   :func:`hand_value` ``/ scale`` of the side that chose its action.
+   :func:`hand_value` ``/ scale`` of the side that chose its action (with the
+   going-out bonus ``bid_bonus`` for a bid's node, ``bonus`` for a card's).
 
 :func:`run` does ``k`` iterations per call; :func:`search` (Python) calls it in
 chunks until the iterations or the time run out, growing the arrays when the tree
@@ -102,6 +103,7 @@ def run(
     k: int,
     c: float,
     bonus: float,
+    bid_bonus: float,
     scale: float,
     policy: int,
     s: int,
@@ -109,7 +111,8 @@ def run(
     """Up to ``k`` iterations on the tree (see the module docstring); returns the
     PRNG state and the iterations done (fewer than ``k`` when the tree is full).
     ``w``, ``sc`` (determinization scratch), ``res`` and the empty ``log`` are
-    scratch; ``policy`` is the rollout's policy mask."""
+    scratch; ``policy`` is the rollout's policy mask. A bid's node is credited with the
+    going-out bonus ``bid_bonus``, a card's with ``bonus``."""
     cap = len(total)
     for it in range(k):
         if st[ST_COUNT] >= cap:
@@ -161,8 +164,10 @@ def run(
         s = finish(w, policy, s, res, 0, log)
         for i in range(depth):
             n = st[ST_PATH + i]
-            node[n * NODE_INTS + VISITS] += 1
-            total[n] += hand_value(w, res, st[ST_SIDE + i], bonus) / scale
+            b = n * NODE_INTS
+            node[b + VISITS] += 1
+            extra = bid_bonus if node[b + ACTION] >= 52 else bonus
+            total[n] += hand_value(w, res, st[ST_SIDE + i], extra) / scale
     return s, k
 
 
@@ -228,6 +233,7 @@ def search(
     policy: int = HEURISTIC,
     tries: int = 6,
     bonus: float = 6.0,
+    bid_bonus: float = 6.0,
     scale: float = 4.0,
     capacity: int = 4096,
 ) -> Tree:
@@ -253,7 +259,9 @@ def search(
     done = 0
     while done < iterations:
         k = min(CHUNK, iterations - done)
-        out, did = run(pos, aux, w, sc, res, log, st, node, total, k, c, bonus, scale, policy, s)
+        out, did = run(
+            pos, aux, w, sc, res, log, st, node, total, k, c, bonus, bid_bonus, scale, policy, s
+        )
         s = seed64(int(out))  # numba hands a uint64 back as an int: keep the type stable
         done += int(did)
         if did < k:  # the tree is full: twice the room, and go on

@@ -19,6 +19,7 @@ from pitch.engine.cards import SUIT_MASK
 from pitch.engine.errors import PitchError
 from pitch.fastcore import layout
 from pitch.fastcore._jit import COMPILED, new_array, new_floats, seed64
+from pitch.fastcore.dd import dd_values, new_table
 from pitch.fastcore.determinize import (
     A_CARDS,
     A_FORBID,
@@ -164,8 +165,13 @@ class PimcSearch:
 
     MAX_BATCH = 256
 
-    def __init__(self, policy: int = layout.HEURISTIC) -> None:
+    def __init__(self, policy: int = layout.HEURISTIC, exact: int = 0) -> None:
+        """``exact``: 0, finish each hand under ``policy``; 1, play the cards exactly
+        (:mod:`pitch.fastcore.dd`) after an auction finished under ``policy``; 2, only
+        card decisions are solved, bids are finished under ``policy``."""
         self.policy = policy
+        self.exact = exact
+        self._table = new_table() if exact else new_table(1)
         self._w0 = new_array([0] * layout.SIZE)
         self._w = new_array([0] * layout.SIZE)
         self._sc = new_array([0] * SCRATCH_SIZE)
@@ -193,20 +199,31 @@ class PimcSearch:
         out: list[list[float]] = [[] for _ in actions]
         s = rng.getrandbits(64)
         done = 0
-        batch = 4
+        # An exact solve takes up to tens of milliseconds: one sample a call, so
+        # that the deadline is kept.
+        exact = self.exact == 1 or (self.exact == 2 and view.phase == layout.PLAY)
+        batch = 1 if exact else 4
         while done < samples:
             k = min(batch, samples - done)
             vals = new_floats(k * na)
-            s = int(
-                pimc_values(
-                    pos, aux, acts, k, self.policy, float(bonus), seed64(s), vals,
-                    self._w0, self._w, self._sc, self._res, _NO_LOG,
-                )
-            )  # fmt: skip
+            if exact:
+                s = int(
+                    dd_values(
+                        pos, aux, acts, k, self.policy, float(bonus), seed64(s), vals,
+                        self._w0, self._w, self._sc, self._res, *self._table,
+                    )
+                )  # fmt: skip
+            else:
+                s = int(
+                    pimc_values(
+                        pos, aux, acts, k, self.policy, float(bonus), seed64(s), vals,
+                        self._w0, self._w, self._sc, self._res, _NO_LOG,
+                    )
+                )  # fmt: skip
             for i in range(na):
                 out[i].extend(float(x) for x in vals[i::na])
             done += k
-            batch = min(2 * batch, self.MAX_BATCH)
+            batch = batch if exact else min(2 * batch, self.MAX_BATCH)
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return out
