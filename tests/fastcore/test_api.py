@@ -217,6 +217,7 @@ def test_bench_reports_the_compiled_core() -> None:
         assert res["pimc_fast_rollouts_per_s"] > 0
         assert res["ismcts_heuristic_rollouts_per_s"] > 0
         assert res["ismcts_kernel_rollouts_per_s"] > 0
+        assert 0 < res["dd_solve_ms_trick_3"] < res["dd_solve_ms_first_lead"]
 
 
 @pytest.mark.parametrize("rules", TABLES, ids=repr)

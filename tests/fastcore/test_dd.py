@@ -121,7 +121,7 @@ def test_pimc_solve_option() -> None:
         assert view.legal >> bot.act(view) & 1
     with pytest.raises(ValueError, match="solve must be one of"):
         make_bot("pimc:solve=sometimes")
-    with pytest.raises(ValueError, match="needs a compiled rollout"):
+    with pytest.raises(ValueError, match="needs the compiled search"):
         make_bot("pimc:solve=play,rollout=heuristic")
 
 

@@ -141,7 +141,10 @@ class PimcBot(Bot):
         if solve not in SOLVE:
             raise ValueError(f"solve must be one of {', '.join(SOLVE)}, not {solve!r}")
         if SOLVE[solve] and rollout not in KERNEL_POLICIES:
-            raise ValueError(f"solve={solve} needs a compiled rollout (fast), not {rollout!r}")
+            raise ValueError(
+                f"solve={solve} needs the compiled search (numba installed, rollout=fast), "
+                f"not rollout={rollout}"
+            )
         self.solve = solve
         self.kernel = (
             fast_search.PimcSearch(KERNEL_POLICIES[rollout], SOLVE[solve])
