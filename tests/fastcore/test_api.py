@@ -161,7 +161,10 @@ def test_simulate_hands_shape() -> None:
 
 
 def test_warm_up_reports_seconds() -> None:
+    from pitch.fastcore import warm_up_exact
+
     assert warm_up() >= 0.0
+    assert warm_up_exact() >= 0.0
 
 
 @pytest.mark.skipif(not COMPILED, reason="numba is not installed or is disabled")

@@ -15,6 +15,8 @@ def main() -> None:
         return
     took = fastcore.warm_up()
     print(f"pitch.fastcore: kernels compiled or loaded from the cache in {took:.1f} s")
+    took = fastcore.warm_up_exact()
+    print(f"pitch.fastcore: exact solver (pimc:solve=...) compiled or loaded in {took:.1f} s")
 
 
 if __name__ == "__main__":
