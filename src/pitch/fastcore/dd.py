@@ -180,13 +180,10 @@ def solve(
             rest = 0
         c = lowest(m) if up else highest(m)
         m ^= 1 << c
-        winner = -1
-        if trick_len + 1 == w[N]:
-            winner = 0  # the trick completes: remember what the winner's side had
         captured_side = -1
         captured = 0
         play_card(w, c)
-        if winner == 0:
+        if trick_len + 1 == w[N]:  # the trick completed: what its winner's side had
             captured_side = side_of(w, w[LEADER])
             captured = w[CAPTURED + captured_side] & ~trick_mask & ~(1 << c)
         v = solve(w, side, bonus, alpha, beta, res, keys, bounds)
