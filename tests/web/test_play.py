@@ -242,3 +242,47 @@ def test_keyboard_play(browser: Any, server_url: str) -> None:
     assert page.locator("dialog.last-trick").count() == 0
     assert page.js_errors == []
     page.context.close()
+
+
+def test_turn_timer_chosen_in_the_lobby_counts_down_and_stands_in(
+    browser: Any, server_url: str
+) -> None:
+    # The lobby sets the table's turn timer, absence rule and stand-in bot; the table
+    # shows the countdown; when it runs out the stand-in moves for the seat (by "timer").
+    page = new_page(browser)
+    page.goto(server_url + "/")
+    page.wait_for_selector("#create-table")
+    assert page.is_disabled("select[name=substitute]")  # nothing to stand in for yet
+    page.fill("input[name=player-name]", "Ada")
+    page.select_option("select[name=players]", "2")
+    page.select_option("select[name=bot-delay]", "0")
+    page.select_option("select[name=turn-seconds]", "15")
+    page.select_option("select[name=grace-seconds]", "60")
+    assert not page.is_disabled("select[name=substitute]")
+    page.select_option("select[name=substitute]", "beginner")
+    shot(page, "lobby-timer")
+    page.click("#create-table")
+    page.wait_for_function("() => location.pathname.startsWith('/t/')")
+    table = page.url.rstrip("/").split("/")[-1]
+    with urllib.request.urlopen(f"{server_url}/api/tables/{table}") as r:
+        options = json.load(r)["options"]
+    assert options["turn_seconds"] == 15 and options["grace_seconds"] == 60
+    assert options["substitute"] == "random"  # "beginner" is the random bot
+    page.wait_for_function(MY_TURN, timeout=30_000)
+    clock = page.locator("#turn-clock")
+    clock.wait_for(state="visible")
+    first = clock.text_content() or ""
+    assert first.startswith("0:") and 0 < int(first[2:]) <= 15, first
+    assert "Time left for your move" in (clock.get_attribute("aria-label") or "")
+    seq = _state(page)["seq"]
+    page.wait_for_timeout(1500)
+    later = clock.text_content() or ""
+    assert int(later[2:]) < int(first[2:]), (first, later)
+    shot(page, "turn-clock")
+    # Let the timer run out: the stand-in moves for this seat, which keeps its player.
+    page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=seq, timeout=25_000)
+    last = page.evaluate("() => window.pitchTable.msg.last")
+    assert last["seat"] == 0 and last["by"] == "timer", last
+    assert page.evaluate("() => window.pitchTable.seat") == 0
+    assert page.js_errors == []
+    page.context.close()

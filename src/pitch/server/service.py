@@ -340,7 +340,15 @@ class TableService:
                 return
             conn.spectator = True
             t.spectators.add(conn)
-            conn.send({"type": "welcome", "table": t.id, "seat": None, "role": "spectator"})
+            conn.send(
+                {
+                    "type": "welcome",
+                    "table": t.id,
+                    "seat": None,
+                    "role": "spectator",
+                    "server_time": time.time(),
+                }
+            )
             conn.send_text(self.texts(t).text(None))
             return
         for i, s in enumerate(t.seats):
@@ -350,7 +358,15 @@ class TableService:
                 s.conns.add(conn)
                 s.away_since = None
                 conn.send(
-                    {"type": "welcome", "table": t.id, "seat": i, "role": "player", "name": s.name}
+                    {
+                        "type": "welcome",
+                        "table": t.id,
+                        "seat": i,
+                        "role": "player",
+                        "name": s.name,
+                        # Lets a client with a wrong clock show the turn timer right.
+                        "server_time": time.time(),
+                    }
                 )
                 if back:
                     self._broadcast(t)  # everyone sees the seat connected again

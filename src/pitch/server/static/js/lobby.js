@@ -17,6 +17,9 @@ let form = {
   low_to: "captor",
   must_make_bid_to_win: false,
   botDelay: 0.6,
+  turnSeconds: 0, // 0: no turn timer
+  graceSeconds: 0, // 0: wait for a player who left
+  substitute: null, // bot level that stands in; null: the level bot seats default to
   seats: null,
 };
 
@@ -246,6 +249,7 @@ function draw() {
         ),
       ),
     ),
+    timeRules(sel),
     h("div", { class: "form-row" }, create),
   );
   const join = h(
@@ -282,6 +286,80 @@ function draw() {
   root.append(h("h1", {}, t("Play Pitch")), h("div", { class: "lobby-grid" }, f, h("div", {}, join, replay)));
 }
 
+/** Turn timer, what happens when someone leaves, and which bot stands in (server options). */
+function timeRules(sel) {
+  const standIn = form.substitute || levels[Math.min(1, levels.length - 1)][0];
+  return h(
+    "fieldset",
+    {},
+    h("legend", {}, t("Time and absent players")),
+    h(
+      "div",
+      { class: "form-row" },
+      h(
+        "label",
+        {},
+        t("Turn timer"),
+        sel(
+          "turn-seconds",
+          [
+            [0, t("Off")],
+            [15, t("{n} seconds", { n: 15 })],
+            [30, t("{n} seconds", { n: 30 })],
+            [60, t("1 minute")],
+            [120, t("{n} minutes", { n: 2 })],
+          ],
+          form.turnSeconds,
+          (v) => {
+            form.turnSeconds = Number(v);
+            draw();
+          },
+        ),
+      ),
+      h(
+        "label",
+        {},
+        t("When a player leaves"),
+        sel(
+          "grace-seconds",
+          [
+            [0, t("Wait for them")],
+            [30, t("A bot plays for them after {n} seconds", { n: 30 })],
+            [60, t("A bot plays for them after 1 minute")],
+            [180, t("A bot plays for them after {n} minutes", { n: 3 })],
+          ],
+          form.graceSeconds,
+          (v) => {
+            form.graceSeconds = Number(v);
+            draw();
+          },
+        ),
+      ),
+      h(
+        "label",
+        {},
+        t("Stand-in bot"),
+        sel(
+          "substitute",
+          levels.map(([v]) => [v, levelName(v)]),
+          standIn,
+          (v) => (form.substitute = v),
+          { disabled: !form.turnSeconds && !form.graceSeconds },
+        ),
+      ),
+    ),
+    h("p", { class: "muted" }, t("When the turn timer runs out, the stand-in bot plays that one move; the player keeps the seat.")),
+  );
+}
+
+function tableOptions() {
+  const options = { bot_delay: form.botDelay };
+  if (form.turnSeconds) options.turn_seconds = form.turnSeconds;
+  if (form.graceSeconds) options.grace_seconds = form.graceSeconds;
+  if (form.turnSeconds || form.graceSeconds) options.substitute = form.substitute || levels[Math.min(1, levels.length - 1)][0];
+  return options;
+}
+
 async function createAndSit(name) {
   const rules = {
     players: form.players,
@@ -294,7 +372,7 @@ async function createAndSit(name) {
     must_make_bid_to_win: form.must_make_bid_to_win,
   };
   const seats = form.seats.map((p) => (p.kind === "bot" ? { kind: "bot", bot: p.level } : { kind: "human" }));
-  const info = await api.createTable({ rules, seats, options: { bot_delay: form.botDelay } });
+  const info = await api.createTable({ rules, seats, options: tableOptions() });
   const claimed = await api.claim(info.id, 0, name);
   settings.saveToken(info.id, claimed.seat, claimed.token);
   window.pitchNavigate(`/t/${info.id}`);

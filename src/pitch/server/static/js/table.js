@@ -30,6 +30,8 @@ const S = {
 };
 let root = null;
 let retry = 0;
+let clockOffset = 0; // server clock minus this browser's, in seconds (from "welcome")
+let ticker = 0;
 
 export async function showTable(main, id) {
   root = main;
@@ -85,6 +87,7 @@ function act(action) {
 function onMessage(m) {
   if (m.type === "welcome") {
     S.seat = m.seat;
+    if (typeof m.server_time === "number") clockOffset = m.server_time - Date.now() / 1000;
   } else if (m.type === "hint") {
     onHint(m);
   } else if (m.type === "error") {
@@ -250,7 +253,7 @@ function drawPage() {
     h(
       "div",
       { class: "table-layout" },
-      h("div", { class: "board-wrap" }, statusLine(g), board, actionBar(g, rules), handEl(g)),
+      h("div", { class: "board-wrap" }, h("div", { class: "status-row" }, statusLine(g), turnClock()), board, actionBar(g, rules), handEl(g)),
       sidePanel(g, rules),
     ),
   );
@@ -268,6 +271,45 @@ function statusLine(g) {
   else if (g.turn !== null) text = g.phase === "bid" ? t("{name} is bidding…", { name: name(g.turn) }) : t("{name} is playing…", { name: name(g.turn) });
   else text = t("Dealing…");
   return h("p", { class: `status-line${g.turn === S.seat ? " mine" : ""}`, role: "status", id: "status" }, text);
+}
+
+/** Seconds left on the turn timer (a table option, docs/server.md), or null. */
+function secondsLeft() {
+  const d = S.msg?.turn_deadline;
+  if (typeof d !== "number" || S.msg?.game?.turn === null || S.msg?.game?.turn === undefined) return null;
+  return Math.max(0, d - (Date.now() / 1000 + clockOffset));
+}
+
+/** The turn timer's countdown; refreshed in place by the ticker, so the page is not redrawn. */
+function turnClock() {
+  const el = h("span", { class: "turn-clock", id: "turn-clock", role: "timer" });
+  updateClock(el);
+  if (!ticker) ticker = setInterval(() => {
+    const cur = root?.querySelector("#turn-clock");
+    if (cur) updateClock(cur);
+    else {
+      clearInterval(ticker);
+      ticker = 0;
+    }
+  }, 250);
+  return el;
+}
+
+function updateClock(el) {
+  const left = secondsLeft();
+  if (left === null) {
+    el.hidden = true;
+    return;
+  }
+  const s = Math.ceil(left);
+  const text = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  el.hidden = false;
+  if (el.textContent !== text) el.textContent = text;
+  el.classList.toggle("urgent", s <= 10);
+  el.classList.toggle("mine", S.msg.game.turn === S.seat);
+  const label = S.msg.game.turn === S.seat ? t("Time left for your move: {n} seconds", { n: s }) : t("Time left for {name}: {n} seconds", { name: name(S.msg.game.turn), n: s });
+  el.setAttribute("aria-label", label);
+  el.title = label;
 }
 
 function actionBar(g, rules) {
