@@ -255,7 +255,7 @@ def test_turn_timer_chosen_in_the_lobby_counts_down_and_stands_in(
     assert page.is_disabled("select[name=substitute]")  # nothing to stand in for yet
     page.fill("input[name=player-name]", "Ada")
     page.select_option("select[name=players]", "2")
-    page.select_option("select[name=bot-delay]", "0")
+    page.select_option("select[name=bot-delay]", "1.2")  # the timer's move stays on screen
     page.select_option("select[name=turn-seconds]", "15")
     page.select_option("select[name=grace-seconds]", "60")
     assert not page.is_disabled("select[name=substitute]")
@@ -273,7 +273,7 @@ def test_turn_timer_chosen_in_the_lobby_counts_down_and_stands_in(
     clock.wait_for(state="visible")
     first = clock.text_content() or ""
     assert first.startswith("0:") and 0 < int(first[2:]) <= 15, first
-    assert "Time left for your move" in (clock.get_attribute("aria-label") or "")
+    assert "Seconds left for your move" in (clock.get_attribute("aria-label") or "")
     seq = _state(page)["seq"]
     page.wait_for_timeout(1500)
     later = clock.text_content() or ""
@@ -283,6 +283,7 @@ def test_turn_timer_chosen_in_the_lobby_counts_down_and_stands_in(
     page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=seq, timeout=25_000)
     last = page.evaluate("() => window.pitchTable.msg.last")
     assert last["seat"] == 0 and last["by"] == "timer", last
+    assert page.evaluate("() => window.pitchTable.msg.seq") == seq + 1
     assert page.evaluate("() => window.pitchTable.seat") == 0
     assert page.js_errors == []
     page.context.close()

@@ -307,7 +307,7 @@ function updateClock(el) {
   if (el.textContent !== text) el.textContent = text;
   el.classList.toggle("urgent", s <= 10);
   el.classList.toggle("mine", S.msg.game.turn === S.seat);
-  const label = S.msg.game.turn === S.seat ? t("Time left for your move: {n} seconds", { n: s }) : t("Time left for {name}: {n} seconds", { name: name(S.msg.game.turn), n: s });
+  const label = S.msg.game.turn === S.seat ? t("Seconds left for your move: {n}", { n: s }) : t("Seconds left for {name}: {n}", { name: name(S.msg.game.turn), n: s });
   el.setAttribute("aria-label", label);
   el.title = label;
 }
