@@ -170,6 +170,49 @@ def test_arena_compare_pairs_two_runs_by_deal(tmp_path: object) -> None:
     assert res.exit_code == 2 and "not a readable arena result" in _flat(res.output)
 
 
+def test_arena_compare_pools_pairs_of_runs_on_other_seeds(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from pitch.bots.stats import ratio_difference_interval, ratio_interval
+
+    files: list[str] = []
+    runs = []
+    for seed in (3, 4):
+        for a in ("club", "beginner"):
+            res = CliRunner().invoke(
+                app, ["arena", a, "beginner", "--players", "2", "--deals", "3", "--seed",
+                      str(seed), "--workers", "1", "--json"],
+            )  # fmt: skip
+            assert res.exit_code == 0, res.output
+            path = Path(str(tmp_path)) / f"{a}{seed}.json"
+            path.write_text(res.stdout)
+            files.append(str(path))
+            runs.append(json.loads(res.stdout))
+    res = CliRunner().invoke(app, ["arena-compare", *files, "--json"])
+    assert res.exit_code == 0, res.output
+    got = json.loads(res.stdout)
+    assert got["deals"] == 6 and got["seeds"] == {"3": 3, "4": 3}
+
+    def cols(rs: list[dict[str, object]]) -> tuple[list[float], list[float]]:
+        deals = [d for r in rs for d in r["per_deal"]]  # type: ignore[attr-defined]
+        return [d["difference"] for d in deals], [d["hands"] for d in deals]
+
+    first, second = cols([runs[0], runs[2]]), cols([runs[1], runs[3]])
+    want = ratio_difference_interval(first, second)
+    assert got["estimate"] == pytest.approx(want.estimate)
+    assert got["low"] == pytest.approx(want.low) and got["high"] == pytest.approx(want.high)
+    assert got["first_margin"]["estimate"] == pytest.approx(ratio_interval(*first).estimate)
+    text = CliRunner().invoke(app, ["arena-compare", *files]).output
+    assert "6 deals in common (seed 3: 3, seed 4: 3)" in text
+    # A seed given twice, an odd number of runs, or a pair of another match is refused.
+    res = CliRunner().invoke(app, ["arena-compare", *files[:2], *files[:2]])
+    assert res.exit_code == 2 and "given twice" in _flat(res.output)
+    res = CliRunner().invoke(app, ["arena-compare", *files[:3]])
+    assert res.exit_code == 2 and "in pairs" in _flat(res.output)
+    res = CliRunner().invoke(app, ["arena-compare", *files[:2], files[3], files[2]])
+    assert res.exit_code == 2 and "other bots" in _flat(res.output)
+
+
 def _flat(text: str) -> str:
     """An error box's text on one line."""
     return " ".join(text.replace("\u2502", " ").split())

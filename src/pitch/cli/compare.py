@@ -1,9 +1,12 @@
-"""``pitch arena-compare RUN1.json RUN2.json``: two arena runs on the same deals, paired.
+"""``pitch arena-compare RUN1.json RUN2.json [MORE1.json MORE2.json ...]``: arena runs
+on the same deals, paired.
 
 Two bots each measured against the same opponent (say, before and after a change,
 both against ``heuristic``) on the same seeded deals: the deals are shared, so
 the difference of their margins is measured deal by deal, with a far narrower
-interval than the two runs' intervals suggest.
+interval than the two runs' intervals suggest. More pairs of runs, each pair on
+deals of its own seed, pool into one comparison: deals are independent clusters
+whichever seed they came from.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pitch.bots.stats import ratio_difference_interval
+from pitch.bots.stats import ratio_difference_interval, ratio_interval
 
 
 def register(app: typer.Typer) -> None:
@@ -33,32 +36,74 @@ def _load(path: Path) -> dict[str, Any]:
     return data
 
 
+def _names(run: dict[str, Any]) -> str:
+    return " vs ".join(str(bot["bot"]) for bot in run["bots"])
+
+
 def arena_compare(
-    first: Annotated[Path, typer.Argument(help="Output of 'pitch arena ... --json'.")],
-    second: Annotated[Path, typer.Argument(help="Another, same rules and seed.")],
+    runs: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="RUN.json",
+            help="Outputs of 'pitch arena ... --json' in pairs: FIRST SECOND, both on the "
+            "same rules and seed; more pairs (other seeds, the same bots) are pooled.",
+        ),
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Compare two arena runs on the same deals: each run's A - B per hand, and the
+    """Compare arena runs on the same deals: each side's A - B per hand, and the
     first's minus the second's with a 95% interval paired by deal."""
-    a, b = _load(first), _load(second)
-    for key in ("rules", "seed"):
-        if a.get(key) != b.get(key):
-            raise typer.BadParameter(f"the runs differ in {key}: they are not the same deals")
-    da = {int(r["deal"]): r for r in a["per_deal"]}
-    db = {int(r["deal"]): r for r in b["per_deal"]}
-    common = sorted(set(da) & set(db))
-    if len(common) < 2:
+    if len(runs) < 2 or len(runs) % 2:
+        raise typer.BadParameter("give the runs in pairs: FIRST SECOND [FIRST SECOND ...]")
+    first: tuple[list[float], list[float]] = ([], [])
+    second: tuple[list[float], list[float]] = ([], [])
+    seeds: dict[int, int] = {}
+    names: list[str] = []
+    rules: Any = None
+    for path_a, path_b in zip(runs[0::2], runs[1::2], strict=True):
+        a, b = _load(path_a), _load(path_b)
+        for key in ("rules", "seed"):
+            if a.get(key) != b.get(key):
+                raise typer.BadParameter(
+                    f"{path_a.name} and {path_b.name} differ in {key}: not the same deals"
+                )
+        pair_names = [_names(a), _names(b)]
+        if not names:
+            names, rules = pair_names, a["rules"]
+        elif pair_names != names or a["rules"] != rules:
+            raise typer.BadParameter(
+                f"{path_a.name} and {path_b.name} pit other bots or rules than the first "
+                "pair: only runs of the same match pool"
+            )
+        seed = int(a["seed"])
+        if seed in seeds:
+            raise typer.BadParameter(f"seed {seed} is given twice: its deals would count twice")
+        da = {int(r["deal"]): r for r in a["per_deal"]}
+        db = {int(r["deal"]): r for r in b["per_deal"]}
+        common = sorted(set(da) & set(db))
+        seeds[seed] = len(common)
+        for side, d in ((first, da), (second, db)):
+            side[0].extend(float(d[i]["difference"]) for i in common)
+            side[1].extend(float(d[i]["hands"]) for i in common)
+    deals = len(first[0])
+    if deals < 2:
         raise typer.BadParameter("the runs share fewer than 2 deals")
-    iv = ratio_difference_interval(
-        ([float(da[i]["difference"]) for i in common], [float(da[i]["hands"]) for i in common]),
-        ([float(db[i]["difference"]) for i in common], [float(db[i]["hands"]) for i in common]),
-    )
-    names = [" vs ".join(str(bot["bot"]) for bot in run["bots"]) for run in (a, b)]
+    iv = ratio_difference_interval(first, second)
+    margins = [ratio_interval(*first), ratio_interval(*second)]
     if as_json:
-        out = {"deals": len(common), "first": names[0], "second": names[1], **iv.to_dict()}
+        out = {
+            "deals": deals,
+            "seeds": {str(s): n for s, n in seeds.items()},
+            "first": names[0],
+            "second": names[1],
+            "first_margin": margins[0].to_dict(),
+            "second_margin": margins[1].to_dict(),
+            **iv.to_dict(),
+        }
         typer.echo(json.dumps(out))
         return
-    typer.echo(f"{len(common)} deals in common (seed {a['seed']})")
-    typer.echo(f"first:  {names[0]}")
-    typer.echo(f"second: {names[1]}")
+    by_seed = ", ".join(f"seed {s}: {n}" for s, n in seeds.items())
+    typer.echo(f"{deals} deals in common ({by_seed})")
+    typer.echo(f"first:  {names[0]}: A - B per hand {margins[0]}")
+    typer.echo(f"second: {names[1]}: A - B per hand {margins[1]}")
     typer.echo(f"(A - B per hand, first) - (A - B per hand, second): {iv} (95%, paired by deal)")
