@@ -36,6 +36,11 @@ export function levelName(name) {
   return known[name] || name;
 }
 
+/** The level bot seats and the stand-in start at: the second listed (club), or the only one. */
+function defaultLevel() {
+  return levels[Math.min(1, levels.length - 1)][0];
+}
+
 export async function showLobby(main) {
   root = main;
   try {
@@ -57,7 +62,7 @@ function seatsPlan() {
   const old = form.seats || [];
   const plan = [];
   for (let s = 0; s < n; s++) {
-    plan.push(old[s] || (s === 0 ? { kind: "me" } : { kind: "bot", level: levels[Math.min(1, levels.length - 1)][0] }));
+    plan.push(old[s] || (s === 0 ? { kind: "me" } : { kind: "bot", level: defaultLevel() }));
   }
   plan[0] = { kind: "me" };
   form.seats = plan;
@@ -288,7 +293,7 @@ function draw() {
 
 /** Turn timer, what happens when someone leaves, and which bot stands in (server options). */
 function timeRules(sel) {
-  const standIn = form.substitute || levels[Math.min(1, levels.length - 1)][0];
+  const standIn = form.substitute || defaultLevel();
   return h(
     "fieldset",
     {},
@@ -356,7 +361,7 @@ function tableOptions() {
   const options = { bot_delay: form.botDelay };
   if (form.turnSeconds) options.turn_seconds = form.turnSeconds;
   if (form.graceSeconds) options.grace_seconds = form.graceSeconds;
-  if (form.turnSeconds || form.graceSeconds) options.substitute = form.substitute || levels[Math.min(1, levels.length - 1)][0];
+  if (form.turnSeconds || form.graceSeconds) options.substitute = form.substitute || defaultLevel();
   return options;
 }
 
