@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from statistics import NormalDist
 
 import pytest
 from typer.testing import CliRunner
@@ -202,8 +203,14 @@ def test_arena_compare_pools_pairs_of_runs_on_other_seeds(tmp_path: object) -> N
     assert got["estimate"] == pytest.approx(want.estimate)
     assert got["low"] == pytest.approx(want.low) and got["high"] == pytest.approx(want.high)
     assert got["first_margin"]["estimate"] == pytest.approx(ratio_interval(*first).estimate)
+    # z is the estimate over the standard error behind the interval; p is its normal tail.
+    se = (want.high - want.low) / (2 * 1.959963984540054)
+    assert got["z"] == pytest.approx(want.estimate / se)
+    tail = NormalDist().cdf(-abs(want.estimate / se))
+    assert got["p"] == pytest.approx(2 * tail)
     text = CliRunner().invoke(app, ["arena-compare", *files]).output
     assert "6 deals in common (seed 3: 3, seed 4: 3)" in text
+    assert f"z = {got['z']:+.2f}, two-sided p = {got['p']:.3f}" in text
     # A seed given twice, an odd number of runs, or a pair of another match is refused.
     res = CliRunner().invoke(app, ["arena-compare", *files[:2], *files[:2]])
     assert res.exit_code == 2 and "given twice" in _flat(res.output)

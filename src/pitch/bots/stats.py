@@ -36,6 +36,28 @@ class Interval:
         return f"{self.estimate:+.3f} [{self.low:+.3f}, {self.high:+.3f}]"
 
 
+def z_score(iv: Interval, confidence: float = 0.95) -> float:
+    """The estimate over its standard error, read back from a normal interval made at
+    ``confidence`` (how many standard errors the estimate lies from zero).
+
+    >>> round(z_score(Interval(1.0, 1.0 - 1.959964, 1.0 + 1.959964)), 4)
+    1.0
+    """
+    se = (iv.high - iv.low) / (2 * z_value(confidence))
+    if not se > 0:
+        return math.nan
+    return iv.estimate / se
+
+
+def two_sided_p(z: float) -> float:
+    """Two-sided normal p-value of a z score: 0.05 at 1.96.
+
+    >>> round(two_sided_p(1.959964), 4)
+    0.05
+    """
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
 def ratio_interval(
     totals: Sequence[float], sizes: Sequence[float], confidence: float = 0.95
 ) -> Interval:

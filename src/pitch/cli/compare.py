@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pitch.bots.stats import ratio_difference_interval, ratio_interval
+from pitch.bots.stats import ratio_difference_interval, ratio_interval, two_sided_p, z_score
 
 
 def register(app: typer.Typer) -> None:
@@ -52,7 +52,8 @@ def arena_compare(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Compare arena runs on the same deals: each side's A - B per hand, and the
-    first's minus the second's with a 95% interval paired by deal."""
+    first's minus the second's with a 95% interval paired by deal, its z score and
+    two-sided p-value."""
     if len(runs) < 2 or len(runs) % 2:
         raise typer.BadParameter("give the runs in pairs: FIRST SECOND [FIRST SECOND ...]")
     first: tuple[list[float], list[float]] = ([], [])
@@ -90,6 +91,10 @@ def arena_compare(
         raise typer.BadParameter("the runs share fewer than 2 deals")
     iv = ratio_difference_interval(first, second)
     margins = [ratio_interval(*first), ratio_interval(*second)]
+    # z and p, so that a reader can hold the result to a stricter bar than 95%
+    # (several looks at growing data, several comparisons).
+    z = z_score(iv)
+    p = two_sided_p(z)
     if as_json:
         out = {
             "deals": deals,
@@ -99,6 +104,8 @@ def arena_compare(
             "first_margin": margins[0].to_dict(),
             "second_margin": margins[1].to_dict(),
             **iv.to_dict(),
+            "z": z,
+            "p": p,
         }
         typer.echo(json.dumps(out))
         return
@@ -107,3 +114,4 @@ def arena_compare(
     typer.echo(f"first:  {names[0]}: A - B per hand {margins[0]}")
     typer.echo(f"second: {names[1]}: A - B per hand {margins[1]}")
     typer.echo(f"(A - B per hand, first) - (A - B per hand, second): {iv} (95%, paired by deal)")
+    typer.echo(f"z = {z:+.2f}, two-sided p = {p:.3f}")
