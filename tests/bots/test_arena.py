@@ -211,6 +211,12 @@ def test_arena_compare_pools_pairs_of_runs_on_other_seeds(tmp_path: object) -> N
     text = CliRunner().invoke(app, ["arena-compare", *files]).output
     assert "6 deals in common (seed 3: 3, seed 4: 3)" in text
     assert f"z = {got['z']:+.2f}, two-sided p = {got['p']:.3f}" in text
+    # Each seed's own paired difference is reported too.
+    for k, seed in enumerate((3, 4)):
+        alone = ratio_difference_interval(cols([runs[2 * k]]), cols([runs[2 * k + 1]]))
+        assert got["by_seed"][str(seed)]["estimate"] == pytest.approx(alone.estimate)
+        assert got["by_seed"][str(seed)]["high"] == pytest.approx(alone.high)
+        assert f"seed {seed} alone (3 deals): {alone}" in text
     # A seed given twice, an odd number of runs, or a pair of another match is refused.
     res = CliRunner().invoke(app, ["arena-compare", *files[:2], *files[:2]])
     assert res.exit_code == 2 and "given twice" in _flat(res.output)

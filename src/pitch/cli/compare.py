@@ -17,7 +17,13 @@ from typing import Annotated, Any
 
 import typer
 
-from pitch.bots.stats import ratio_difference_interval, ratio_interval, two_sided_p, z_score
+from pitch.bots.stats import (
+    Interval,
+    ratio_difference_interval,
+    ratio_interval,
+    two_sided_p,
+    z_score,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -59,6 +65,7 @@ def arena_compare(
     first: tuple[list[float], list[float]] = ([], [])
     second: tuple[list[float], list[float]] = ([], [])
     seeds: dict[int, int] = {}
+    per_seed: dict[int, Interval] = {}
     names: list[str] = []
     rules: Any = None
     for path_a, path_b in zip(runs[0::2], runs[1::2], strict=True):
@@ -83,9 +90,17 @@ def arena_compare(
         db = {int(r["deal"]): r for r in b["per_deal"]}
         common = sorted(set(da) & set(db))
         seeds[seed] = len(common)
-        for side, d in ((first, da), (second, db)):
-            side[0].extend(float(d[i]["difference"]) for i in common)
-            side[1].extend(float(d[i]["hands"]) for i in common)
+        cols = [
+            (
+                [float(d[i]["difference"]) for i in common],
+                [float(d[i]["hands"]) for i in common],
+            )
+            for d in (da, db)
+        ]
+        per_seed[seed] = ratio_difference_interval(cols[0], cols[1])
+        for side, (totals, hands) in zip((first, second), cols, strict=True):
+            side[0].extend(totals)
+            side[1].extend(hands)
     deals = len(first[0])
     if deals < 2:
         raise typer.BadParameter("the runs share fewer than 2 deals")
@@ -99,6 +114,7 @@ def arena_compare(
         out = {
             "deals": deals,
             "seeds": {str(s): n for s, n in seeds.items()},
+            "by_seed": {str(s): one.to_dict() for s, one in per_seed.items()},
             "first": names[0],
             "second": names[1],
             "first_margin": margins[0].to_dict(),
@@ -115,3 +131,6 @@ def arena_compare(
     typer.echo(f"second: {names[1]}: A - B per hand {margins[1]}")
     typer.echo(f"(A - B per hand, first) - (A - B per hand, second): {iv} (95%, paired by deal)")
     typer.echo(f"z = {z:+.2f}, two-sided p = {p:.3f}")
+    if len(per_seed) > 1:
+        for s, one in per_seed.items():
+            typer.echo(f"  seed {s} alone ({seeds[s]} deals): {one}")
