@@ -3,34 +3,32 @@
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-with warnings.catch_warnings():  # Starlette suggests httpx2; httpx works and is pinned
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from fastapi.testclient import TestClient
-    from starlette.testclient import WebSocketTestSession
-
-from pitch.server import Settings, create_app
+from tests.server.inprocess import (
+    TestClient,
+    WebSocketTestSession,
+    app_client,
+    in_process_settings,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(
-        db_url=f"sqlite:///{tmp_path / 'app.db'}",
-        bot_workers=1,
+    settings = in_process_settings(
+        tmp_path,
         max_open_tables_per_client=3,
         table_creations_per_minute=100,
         ws_messages_per_second=0.001,
         ws_burst=5,
     )
-    with TestClient(create_app(settings)) as c:
+    with app_client(settings) as c:
         yield c
 
 

@@ -4,21 +4,20 @@ the asker alone, refused out of turn."""
 from __future__ import annotations
 
 import random
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-with warnings.catch_warnings():  # Starlette suggests httpx2; httpx works and is pinned
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from fastapi.testclient import TestClient
-    from starlette.testclient import WebSocketTestSession
-
 from pitch.bots import make_bot
 from pitch.engine import action_str
-from pitch.server import Settings, create_app
+from tests.server.inprocess import (
+    TestClient,
+    WebSocketTestSession,
+    app_client,
+    in_process_settings,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -26,14 +25,13 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     # The heuristic bot is deterministic, so the test can ask it the same question.
-    settings = Settings(
-        db_url=f"sqlite:///{tmp_path / 'hint.db'}",
-        bot_workers=1,
+    settings = in_process_settings(
+        tmp_path,
         hint_bot="heuristic",
         ws_messages_per_second=1000,
         ws_burst=1000,
     )
-    with TestClient(create_app(settings)) as c:
+    with app_client(settings) as c:
         yield c
 
 
@@ -111,10 +109,10 @@ def _types_until_pong(ws: WebSocketTestSession) -> set[str]:
 
 
 def test_default_hint_bot_is_a_search_bot(tmp_path: Path) -> None:
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'pimc.db'}", bot_workers=1)
+    settings = in_process_settings(tmp_path)
     assert settings.hint_bot.startswith("pimc:")  # docs/server.md names it
     body = {"rules": {"players": 2}, "seats": [{"kind": "human"}, {"kind": "bot"}]}
-    with TestClient(create_app(settings)) as client:
+    with app_client(settings) as client:
         t = client.post("/api/tables", json=body).json()["id"]
         token = client.post(f"/api/tables/{t}/seats/0", json={"name": "ann"}).json()["token"]
         with client.websocket_connect(f"/ws/tables/{t}") as ws:
