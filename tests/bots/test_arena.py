@@ -154,6 +154,9 @@ def test_arena_compare_pairs_two_runs_by_deal(tmp_path: object) -> None:
     assert runs[1]["paired_difference"]["estimate"] == 0
     assert got["estimate"] == pytest.approx(runs[0]["paired_difference"]["estimate"])
     assert got["low"] <= got["estimate"] <= got["high"]
+    # A run against itself differs by nothing on every deal: no z, and still valid JSON.
+    same = CliRunner().invoke(app, ["arena-compare", files[0], files[0], "--json"])
+    assert json.loads(same.stdout)["z"] is None and "NaN" not in same.stdout
     # Runs on other deals are refused, and so is a file that is not a run.
     other = CliRunner().invoke(
         app, ["arena", "club", "beginner", "--players", "3", "--deals", "2", "--seed", "9",

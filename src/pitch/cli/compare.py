@@ -12,6 +12,7 @@ whichever seed they came from.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -120,8 +121,9 @@ def arena_compare(
             "first_margin": margins[0].to_dict(),
             "second_margin": margins[1].to_dict(),
             **iv.to_dict(),
-            "z": z,
-            "p": p,
+            # None where every deal differs alike (no spread): JSON has no NaN.
+            "z": z if math.isfinite(z) else None,
+            "p": p if math.isfinite(p) else None,
         }
         typer.echo(json.dumps(out))
         return
