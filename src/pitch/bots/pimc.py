@@ -134,6 +134,8 @@ class PimcBot(Bot):
         bid_margin: float = 0.2,
         bid_factor: int = 3,
         solve: str = "none",
+        nested: int = 0,
+        nested_tries: int = 1,
     ) -> None:
         super().__init__(rng=rng)
         if rollout not in ROLLOUTS:
@@ -145,9 +147,25 @@ class PimcBot(Bot):
                 f"solve={solve} needs the compiled search (numba installed, rollout=fast), "
                 f"not rollout={rollout}"
             )
+        if int(nested) < 0 or int(nested_tries) < 1:
+            raise ValueError(
+                f"nested must be 0 or more and nested_tries 1 or more, not {nested}, {nested_tries}"
+            )
+        if int(nested) and (rollout not in KERNEL_POLICIES or SOLVE[solve]):
+            raise ValueError(
+                "nested=... needs the compiled search (numba installed, rollout=fast) "
+                "and solve=none"
+            )
         self.solve = solve
+        self.nested = int(nested)
         self.kernel = (
-            fast_search.PimcSearch(KERNEL_POLICIES[rollout], SOLVE[solve])
+            fast_search.PimcSearch(
+                KERNEL_POLICIES[rollout],
+                SOLVE[solve],
+                nested=int(nested),
+                nested_tries=int(nested_tries),
+                nested_bonus=WIN_BONUS,
+            )
             if rollout in KERNEL_POLICIES
             else None
         )

@@ -181,6 +181,7 @@ def warm_up() -> float:
     evaluate_actions(s, list(s.legal_actions()), random.Random(0))
     view = s.view(s.current_player())
     PimcSearch().values(view, list(view.legal_actions()), 1, 6.0, random.Random(0))
+    PimcSearch(nested=1).values(view, list(view.legal_actions()), 1, 6.0, random.Random(0))
     simulate_hands(Rules(), 1, 1, detail=True)
     from pitch.fastcore.ismcts import search
 

@@ -33,6 +33,7 @@ from pitch.fastcore.determinize import (
     SCRATCH_SIZE,
 )
 from pitch.fastcore.loops import evaluate, finish
+from pitch.fastcore.nested import FLOAT_SCRATCH, nested_values
 from pitch.fastcore.packing import pack_list, position_list
 from pitch.fastcore.pimc import pimc_values
 from pitch.fastcore.policy import heuristic_action as _heuristic_action
@@ -165,12 +166,33 @@ class PimcSearch:
 
     MAX_BATCH = 256
 
-    def __init__(self, policy: int = layout.HEURISTIC, exact: int = 0) -> None:
+    def __init__(
+        self,
+        policy: int = layout.HEURISTIC,
+        exact: int = 0,
+        nested: int = 0,
+        nested_tries: int = 1,
+        nested_bonus: float = 6.0,
+    ) -> None:
         """``exact``: 0, finish each hand under ``policy``; 1, play the cards exactly
         (:mod:`pitch.fastcore.dd`) after an auction finished under ``policy``; 2, only
-        card decisions are solved, bids are finished under ``policy``."""
+        card decisions are solved, bids are finished under ``policy``. ``nested``: when
+        positive (and ``exact`` is 0), the viewer's own later card plays in each rollout
+        are chosen by a PIMC search of that many samples over its information set
+        (:mod:`pitch.fastcore.nested`), each dealt with ``nested_tries`` tries to
+        match the auction and valued with ``nested_bonus`` for going out."""
         self.policy = policy
         self.exact = exact
+        self.nested = nested
+        self.nested_tries = nested_tries
+        self.nested_bonus = nested_bonus
+        self._forbid = new_array([0] * 7)
+        self._iaux = new_array([0] * AUX_SIZE)
+        self._v0 = new_array([0] * layout.SIZE)
+        self._v = new_array([0] * layout.SIZE)
+        self._isc = new_array([0] * SCRATCH_SIZE)
+        self._ires = new_array([0] * layout.R_SIZE)
+        self._ivals = new_floats(FLOAT_SCRATCH)
         self._table = new_table() if exact else new_table(1)
         self._w0 = new_array([0] * layout.SIZE)
         self._w = new_array([0] * layout.SIZE)
@@ -202,7 +224,8 @@ class PimcSearch:
         # An exact solve takes up to tens of milliseconds: one sample a call, so
         # that the deadline is kept.
         exact = self.exact == 1 or (self.exact == 2 and view.phase == layout.PLAY)
-        batch = 1 if exact else 4
+        nested = self.nested > 0 and not exact
+        batch = 1 if exact or nested else 4
         while done < samples:
             k = min(batch, samples - done)
             vals = new_floats(k * na)
@@ -211,6 +234,15 @@ class PimcSearch:
                     dd_values(
                         pos, aux, acts, k, self.policy, float(bonus), seed64(s), vals,
                         self._w0, self._w, self._sc, self._res, *self._table,
+                    )
+                )  # fmt: skip
+            elif nested:
+                s = int(
+                    nested_values(
+                        pos, aux, acts, k, self.policy, float(bonus), self.nested,
+                        self.nested_tries, self.nested_bonus, seed64(s), vals, self._w0,
+                        self._w, self._sc, self._res, _NO_LOG, self._forbid, self._iaux,
+                        self._v0, self._v, self._isc, self._ires, self._ivals,
                     )
                 )  # fmt: skip
             else:
@@ -223,7 +255,7 @@ class PimcSearch:
             for i in range(na):
                 out[i].extend(float(x) for x in vals[i::na])
             done += k
-            batch = batch if exact else min(2 * batch, self.MAX_BATCH)
+            batch = batch if exact or nested else min(2 * batch, self.MAX_BATCH)
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return out
