@@ -23,7 +23,7 @@ loop cannot: this is the search the speed buys.
 
 from __future__ import annotations
 
-from pitch.fastcore._jit import entry, njit, popcount
+from pitch.fastcore._jit import entry, lowest, njit, popcount
 from pitch.fastcore.determinize import (
     A_CARDS,
     A_FORBID,
@@ -121,39 +121,29 @@ def inner_choice(
     the lowest card, as in :meth:`pitch.bots.pimc.PimcBot.act`."""
     _view_aux(w, me, forbid, aux, base, tries)
     side = side_of(w, me)
-    na = 0
-    m = legal
-    while m:
-        low = m & -m
-        vals[na] = 0.0
-        na += 1
-        m ^= low
+    na = popcount(legal)
+    for i in range(na):
+        vals[i] = 0.0
     for _ in range(inner):
         s = determinize(w, aux, v0, sc, s)
-        i = 0
         m = legal
-        while m:
-            low = m & -m
-            card = popcount(low - 1)
-            m ^= low
+        for i in range(na):
+            card = lowest(m)
+            m &= m - 1
             for j in range(POSITION_SIZE):
                 v[j] = v0[j]
             apply(v, card)
             s = play_out(v, HEURISTIC, s, res, 0, log)
             vals[i] += hand_value(v, res, side, bonus)
-            i += 1
     best = -1
     best_v = 0.0
-    i = 0
     m = legal
-    while m:
-        low = m & -m
-        card = popcount(low - 1)
-        m ^= low
+    for i in range(na):
+        card = lowest(m)
+        m &= m - 1
         if best < 0 or vals[i] > best_v:
             best = card
             best_v = vals[i]
-        i += 1
     return best, s
 
 
