@@ -31,6 +31,31 @@ def test_bad_options_are_clear_errors() -> None:
         make_bot("grandmaster")
 
 
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("pimc:samples=abc", "samples must be a whole number, not 'abc'"),
+        ("pimc:nested=1.5", "nested must be a whole number, not 1.5"),
+        ("ismcts:time=fast", "time must be a number, not 'fast'"),
+        ("heuristic:aggression=x", "aggression must be a number"),
+        ("pimc:infer=2", "infer must be true or false, not 2"),
+    ],
+)
+def test_an_option_of_the_wrong_kind_is_named(spec: str, message: str) -> None:
+    # Checked against the bot's signature, so the error names the option instead of
+    # the bot failing later on int('abc').
+    with pytest.raises(ValueError, match=f"bad options for bot .*{message}"):
+        make_bot(spec)
+
+
+@pytest.mark.parametrize(
+    "spec", ["pimc:infer=1,time=1", "pimc:infer=true", "ismcts:c=1", "heuristic:aggression=0"]
+)
+def test_options_of_the_declared_kind_are_taken(spec: str) -> None:
+    # A whole number is a number, and 0/1 are false/true (docs write infer=1).
+    assert make_bot(spec, rng=random.Random(1)) is not None
+
+
 def test_heuristic_registered() -> None:
     assert isinstance(make_bot("heuristic"), HeuristicBot)
     assert set(ALIASES) >= {"beginner", "club", "expert", "master"}

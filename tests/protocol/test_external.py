@@ -181,7 +181,7 @@ def test_ext_specs_through_the_registry() -> None:
     for bad, why in [
         ("ext", "ext:COMMAND ARGS"),
         ("ext:", "needs a command line"),
-        ("ext[time=fast]:x", "time must be a number of seconds"),
+        ("ext[time=fast]:x", "time must be a number, not .fast."),
         ("ext[speed=1]:x", "bad options for bot 'ext'"),
         ("ext:python3 'unclosed", "bad command line"),
     ]:

@@ -7,8 +7,11 @@ after ``ext:`` is the command line, split as a shell would), with options in bra
 
 from __future__ import annotations
 
+import inspect
 import random
 import re
+import types
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -155,7 +158,36 @@ def make_bot(spec: str | BotSpec, *, rng: random.Random | None = None) -> Bot:
     factory = load_bot(s.name)
     if factory is None:
         raise ValueError(f"unknown bot {s.name!r}; known bots: {', '.join(known_bots())}")
+    _check_types(s.name, factory, s.options)
     try:
         return factory(rng=rng, **s.options)
     except TypeError as e:
         raise ValueError(f"bad options for bot {s.name!r}: {e}") from None
+
+
+_KINDS = {int: "a whole number", float: "a number", bool: "true or false"}
+
+
+def _check_types(name: str, factory: BotFactory, options: dict[str, Any]) -> None:
+    """Refuse an option whose value cannot be what the bot's signature declares
+    (``pimc:samples=abc``), naming the option, before the bot ever sees it."""
+    try:
+        target = factory.__init__ if inspect.isclass(factory) else factory
+        hints = typing.get_type_hints(target)
+    except Exception:  # a factory without usable hints: the bot checks for itself
+        return
+    for key, value in options.items():
+        hint = hints.get(key)
+        if hint is None:
+            continue
+        allowed = set(typing.get_args(hint)) if isinstance(hint, types.UnionType) else {hint}
+        allowed.discard(type(None))
+        if allowed & {type(value), Any}:
+            continue
+        if (float in allowed and type(value) is int) or (bool in allowed and value in (0, 1)):
+            continue  # a whole number is a number; 0 and 1 read as false and true
+        kinds = [_KINDS[k] for k in (int, float, bool) if k in allowed]
+        if kinds:
+            raise ValueError(
+                f"bad options for bot {name!r}: {key} must be {' or '.join(kinds)}, not {value!r}"
+            )
