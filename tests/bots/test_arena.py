@@ -232,3 +232,19 @@ def test_arena_compare_pools_pairs_of_runs_on_other_seeds(tmp_path: object) -> N
 def _flat(text: str) -> str:
     """An error box's text on one line."""
     return " ".join(text.replace("\u2502", " ").split())
+
+
+def test_one_deal_has_no_interval_and_the_json_stays_json() -> None:
+    # One deal is one cluster: no spread to bound the difference with. The summary
+    # says so, and --json writes null rather than Infinity, which is not JSON.
+    args = ["arena", "heuristic", "random", "--deals", "1", "--workers", "1"]
+    res = CliRunner().invoke(app, [*args, "--json"])
+    assert res.exit_code == 0, res.output
+
+    def no_constants(name: str) -> None:
+        raise AssertionError(f"not JSON: {name}")
+
+    d = json.loads(res.stdout, parse_constant=no_constants)["paired_difference"]
+    assert d["low"] is None and d["high"] is None and isinstance(d["estimate"], float)
+    text = CliRunner().invoke(app, args)
+    assert "(no interval from fewer than 2 deals)" in text.stdout

@@ -29,10 +29,17 @@ class Interval:
     low: float
     high: float
 
-    def to_dict(self) -> dict[str, float]:
-        return {"estimate": self.estimate, "low": self.low, "high": self.high}
+    def to_dict(self) -> dict[str, float | None]:
+        # JSON has no infinities: an interval that one deal cannot bound is null.
+        return {
+            "estimate": self.estimate,
+            "low": self.low if math.isfinite(self.low) else None,
+            "high": self.high if math.isfinite(self.high) else None,
+        }
 
     def __str__(self) -> str:
+        if not (math.isfinite(self.low) and math.isfinite(self.high)):
+            return f"{self.estimate:+.3f} (no interval from fewer than 2 deals)"
         return f"{self.estimate:+.3f} [{self.low:+.3f}, {self.high:+.3f}]"
 
 
