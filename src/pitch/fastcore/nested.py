@@ -57,9 +57,8 @@ from pitch.fastcore.policy import choose
 from pitch.fastcore.rules import SUIT_MASK, Arr, apply, legal_mask, score, side_of, suit_of
 
 ALL_CARDS = (1 << 52) - 1
-MAX_ACTIONS = 64
-"""Slots of the inner search's value array (a hand holds at most 6 cards)."""
-FLOAT_SCRATCH = MAX_ACTIONS
+FLOAT_SCRATCH = 8
+"""Slots of the inner search's value array (a hand holds at most six cards, R2.2)."""
 
 
 @njit
@@ -192,11 +191,8 @@ def nested_values(
             for t in range(n):
                 forbid[t] = aux[A_FORBID + t]
             a = actions[i]
-            while True:
-                phase = w[PHASE]
-                if phase != BID and phase != PLAY:
-                    break
-                if phase == PLAY:
+            while True:  # the root position is in the auction or the play
+                if w[PHASE] == PLAY:
                     _track(w, a, forbid)
                 apply(w, a)
                 phase = w[PHASE]
