@@ -161,10 +161,11 @@ def test_simulate_hands_shape() -> None:
 
 
 def test_warm_up_reports_seconds() -> None:
-    from pitch.fastcore import warm_up_exact
+    from pitch.fastcore import warm_up_exact, warm_up_nested
 
     assert warm_up() >= 0.0
     assert warm_up_exact() >= 0.0
+    assert warm_up_nested() >= 0.0
 
 
 @pytest.mark.skipif(not COMPILED, reason="numba is not installed or is disabled")
