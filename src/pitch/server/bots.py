@@ -13,8 +13,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from pitch.bots.registry import make_bot
+from pitch.bots.registry import make_bot, parse_bot_spec
 from pitch.engine import PlayerView
+from pitch.server.schemas import NETWORK_REFUSED
 
 log = logging.getLogger("pitch.server")
 
@@ -51,7 +52,10 @@ def _warm() -> None:
 
 
 def choose(spec: str, view: PlayerView, seed: int) -> int:
-    """Run in a worker: a fresh bot of ``spec`` picks an action for ``view``."""
+    """Run in a worker: a fresh bot of ``spec`` picks an action for ``view``. A spec
+    that would run a program (stored before requests refused it) is refused here too."""
+    if parse_bot_spec(spec).name in NETWORK_REFUSED:
+        raise ValueError(f"the server does not run external program bots: {spec!r}")
     bot = make_bot(spec, rng=random.Random(seed))
     return int(bot.act(view))
 

@@ -7,14 +7,25 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from pitch.bots.registry import BOTS, parse_bot_spec
+from pitch.bots.registry import BOTS, make_bot, parse_bot_spec
+
+NETWORK_REFUSED = ("ext",)
+"""Bots never seated from a request: ``ext:COMMAND`` would run a command on the server."""
 
 
 def check_bot_spec(text: str) -> str:
-    """A registered bot name or level alias, with options; normalised."""
+    """A registered bot name or level alias, with options; normalised. A bot that runs
+    a program (``ext:``) is refused, and the options are tried by making the bot once,
+    so a table never holds a seat whose bot cannot be made."""
     spec = parse_bot_spec(text)  # ValueError names the known bots
+    if spec.name in NETWORK_REFUSED:
+        raise ValueError(
+            "external program bots (ext:...) cannot be seated over the network: they "
+            "would run a command on the server (use them with pitch arena or pitch play)"
+        )
     if spec.name not in BOTS:
         raise ValueError(f"unknown bot {text!r}; known bots: {', '.join(sorted(BOTS))}")
+    make_bot(spec)  # ValueError names a bad option (pimc:samples=abc)
     return str(spec)
 
 

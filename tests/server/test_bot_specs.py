@@ -1,0 +1,68 @@
+"""Bot seats chosen over the network: no external programs, no bot that cannot be made."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from pitch.engine import GameState, Rules
+from pitch.server.bots import choose
+from pitch.server.schemas import CreateTable, check_bot_spec
+from tests.server.inprocess import app_client, in_process_settings
+
+
+@pytest.mark.parametrize(
+    "spec", ["ext:touch {mark}", "EXT[time=1]:touch {mark}", " ext : touch {mark}"]
+)
+def test_an_external_program_is_never_seated_from_a_request(spec: str, tmp_path: Path) -> None:
+    # ext:COMMAND runs COMMAND: from a web request that would be a command run on
+    # the server by anyone. Refused at the request, and by the worker as well.
+    mark = tmp_path / "ran"
+    text = spec.format(mark=mark)
+    with pytest.raises(ValueError, match="cannot be seated over the network"):
+        check_bot_spec(text)
+    with pytest.raises(ValidationError, match="cannot be seated over the network"):
+        CreateTable(seats=[{"kind": "human"}, {"kind": "bot", "bot": text}])
+    with pytest.raises(ValidationError, match="cannot be seated over the network"):
+        CreateTable(options={"substitute": text})
+    state = GameState(Rules())
+    state.deal_random(random.Random(1))
+    with pytest.raises(ValueError, match="does not run external program bots"):
+        choose(text, state.view(state.current_player()), 1)
+    assert not mark.exists()
+
+
+@pytest.mark.parametrize(
+    ("spec", "why"),
+    [
+        ("pimc:samples=abc", "samples must be a whole number"),
+        ("pimc:samples=0", "samples must be at least 1"),
+        ("heuristic:nonsense=1", "bad options for bot 'heuristic'"),
+        ("nosuchbot", "unknown bot"),
+    ],
+)
+def test_a_bot_that_cannot_be_made_is_refused_at_once(spec: str, why: str) -> None:
+    with pytest.raises(ValueError, match=why):
+        check_bot_spec(spec)
+
+
+def test_good_specs_are_normalised() -> None:
+    assert check_bot_spec("master") == "pimc:time=1.0"
+    assert check_bot_spec("ismcts:iterations=50") == "ismcts:iterations=50"
+
+
+def test_the_api_answers_422_and_runs_nothing(tmp_path: Path) -> None:
+    mark = tmp_path / "ran"
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": f"ext:touch {mark}"}]
+    with app_client(in_process_settings(tmp_path)) as client:
+        r = client.post("/api/tables", json={"seats": seats})
+        assert r.status_code == 422
+        assert "cannot be seated over the network" in r.text
+        r = client.post("/api/tables", json={"options": {"substitute": f"ext:touch {mark}"}})
+        assert r.status_code == 422
+        r = client.post("/api/tables", json={"seats": [{"kind": "human"}, {"bot": "x"}]})
+        assert r.status_code == 422
+    assert not mark.exists()
