@@ -21,12 +21,16 @@ from pitch.server.fairness import FAIRNESS_HTML
 from pitch.server.limits import KeyedBuckets, client_key
 from pitch.server.live import Conn, LiveTable
 from pitch.server.protocol import error, parse_client_message
+from pitch.server.records_check import check_records
 from pitch.server.schemas import (
     Claimed,
     ClaimSeat,
     CreateTable,
     GameListItem,
     Problem,
+    RecordProblem,
+    RecordsChecked,
+    RecordsIn,
     TableInfo,
 )
 from pitch.server.service import ServiceError, TableService
@@ -48,6 +52,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     service = TableService(settings)
+    checks = KeyedBuckets(rate=30 / 60.0, burst=30.0)
     creations = KeyedBuckets(
         rate=settings.table_creations_per_minute / 60.0,
         burst=max(1.0, settings.table_creations_per_minute),
@@ -139,6 +144,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(
             rec, headers={"Content-Disposition": f'attachment; filename="pitch-{table_id}.json"'}
         )
+
+    @app.post("/api/records/verify", responses=ERRORS, tags=["records"])
+    async def verify_records(req: Request, body: RecordsIn) -> RecordsChecked:
+        """Replay game records by the rules, as ``pitch verify`` does. The answer holds
+        the records that follow them, rebuilt by the engine (the replay viewer shows
+        only these), and the first problem of each that does not."""
+        if not checks.take(client_key(req.client.host if req.client else None)):
+            raise ServiceError(429, "too many records checked; wait a minute")
+        good, bad = await asyncio.to_thread(check_records, body.records)
+        return RecordsChecked(records=good, problems=[RecordProblem(**b) for b in bad])
 
     @app.get("/api/players/{name}/games", tags=["records"])
     async def games(

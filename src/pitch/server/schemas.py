@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pitch.bots.registry import BOTS, make_bot, parse_bot_spec
+from pitch.server.records_check import MAX_GAMES
 
 NETWORK_REFUSED = ("ext",)
 """Bots never seated from a request: ``ext:COMMAND`` would run a command on the server."""
@@ -122,6 +123,26 @@ class GameListItem(BaseModel):
     names: list[str | None]
     created_at: datetime
     updated_at: datetime
+
+
+class RecordsIn(_In):
+    records: Annotated[list[Any], Field(min_length=1, max_length=MAX_GAMES)]
+    """Game records as read from a file (the engine's record format)."""
+
+
+class RecordProblem(BaseModel):
+    game: int
+    hand: int | None
+    trick: int | None
+    rule: str
+    message: str
+
+
+class RecordsChecked(BaseModel):
+    records: list[dict[str, Any]]
+    """The records that follow the rules, rebuilt by the engine from its replay."""
+    problems: list[RecordProblem]
+    """Where the others break the rules or the format (the first problem of each)."""
 
 
 class Problem(BaseModel):

@@ -1,0 +1,72 @@
+"""Game records a browser asks the server to check before the replay viewer shows them.
+
+The viewer never trusts a file: it sends the parsed records here, the engine replays
+each one by the rules (:func:`pitch.engine.replay_record`, what ``pitch verify`` does),
+and what comes back is rebuilt by the engine from that replay, so every card, suit and
+number in it is one the engine wrote. Names are the only free text, and they are
+bounded here and shown as text by the client.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pitch.engine import game_record, replay_record
+from pitch.engine.errors import RecordError
+
+MAX_GAMES = 100
+"""Games one request may hold (a long session's file; each replay takes about 2.5 ms)."""
+
+MAX_NAME = 64
+
+
+def _names(record: dict[str, Any], players: int) -> list[str | None] | None:
+    names = record.get("players")
+    if not isinstance(names, list) or len(names) != players:
+        return None
+    out: list[str | None] = []
+    for n in names:
+        if n is None:
+            out.append(None)
+        elif isinstance(n, str):
+            text = " ".join(n.split())[:MAX_NAME]
+            out.append(text if text.isprintable() and text else None)
+        else:
+            return None
+    return out
+
+
+def checked_record(record: object) -> dict[str, Any]:
+    """The record as the engine rebuilds it from its own replay; raises
+    :class:`RecordError` (with ``problem``) where it breaks the rules or the format."""
+    state = replay_record(record)
+    assert isinstance(record, dict)
+    extra: dict[str, Any] = {}
+    names = _names(record, state.rules.players)
+    if names is not None:
+        extra["players"] = names
+    table = record.get("table")
+    if isinstance(table, str) and table.isalnum() and len(table) <= 32:
+        extra["table"] = table
+    return game_record(state, **extra)
+
+
+def check_records(records: list[Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Each record rebuilt, and the problems of those that fail (game index, rule, text)."""
+    good: list[dict[str, Any]] = []
+    bad: list[dict[str, Any]] = []
+    for i, r in enumerate(records):
+        try:
+            good.append(checked_record(r))
+        except RecordError as e:
+            p = getattr(e, "problem", None)
+            bad.append(
+                {
+                    "game": i,
+                    "hand": getattr(p, "hand", None),
+                    "trick": getattr(p, "trick", None),
+                    "rule": getattr(p, "rule", "format"),
+                    "message": str(p) if p is not None else str(e),
+                }
+            )
+    return good, bad
