@@ -2,7 +2,7 @@
 // Used by the live table and by the replay viewer; it only draws, never decides.
 
 import { backSvg, cardName, cardSvg, suitIcon, suitName } from "./cards.js";
-import { h, svg } from "./dom.js";
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import * as settings from "./settings.js";
 
@@ -17,13 +17,13 @@ export function seatPosition(seat, me, n) {
 export function cardEl(text, attrs = {}) {
   const el = h("div", { class: "card", role: "img", "aria-label": cardName(text), ...attrs });
   el.dataset.card = text;
-  el.append(svg(cardSvg(text)));
+  el.append(cardSvg(text));
   return el;
 }
 
 export function backEl() {
   const el = h("div", { class: "card back", "aria-hidden": "true" });
-  el.append(svg(backSvg()));
+  el.append(backSvg());
   return el;
 }
 
@@ -97,12 +97,12 @@ export function renderBoard(board, model, previous = new Set()) {
   const mid = h("div", { class: "middle" });
   if (model.trump) {
     mid.append(
-      h("div", {
-        class: "trump-mark",
-        role: "note",
-        "aria-label": t("Trump: {suit}", { suit: suitName(model.trump) }),
-        html: `<span>${t("Trump")}</span>${suitIcon(model.trump, "1.6em")}`,
-      }),
+      h(
+        "div",
+        { class: "trump-mark", role: "note", "aria-label": t("Trump: {suit}", { suit: suitName(model.trump) }) },
+        h("span", {}, t("Trump")),
+        suitIcon(model.trump, "1.6em"),
+      ),
     );
   }
   if (model.contract) {

@@ -1,26 +1,58 @@
-// Tiny DOM helpers: build elements from plain data, no framework.
+// Tiny DOM helpers: build elements from plain data, no framework. Nothing here parses
+// markup: every element is made with createElement(NS) and every text is a text node,
+// so no name, card or server field can ever become HTML or script.
 
-/** h("button", {class: "x", onclick: fn}, "text", child) -> HTMLElement */
-export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function setAttrs(el, attrs) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
-    else if (k === "class") el.className = v;
-    else if (k === "html") el.innerHTML = v;
-    else if (k === "dataset") Object.assign(el.dataset, v);
-    else if (k === "style" && typeof v === "object") {
+    if (k.startsWith("on")) {
+      // A string would become an inline handler (script from text): functions only.
+      if (typeof v !== "function") throw new TypeError(`h(): ${k} must be a function`);
+      el.addEventListener(k.slice(2), v);
+    } else if (k === "class") el.setAttribute("class", String(v));
+    else if (k === "html") {
+      // Kept only so old callers that pass a built element still work: markup strings
+      // are refused (pass elements as children instead).
+      if (!(v instanceof Node)) throw new TypeError("h(): html strings are not allowed");
+      el.append(v);
+    } else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "style") {
+      // CSSOM only (allowed by the Content-Security-Policy); never a style attribute.
+      if (typeof v !== "object") throw new TypeError("h(): style must be an object");
       for (const [prop, val] of Object.entries(v)) {
         if (prop.startsWith("--")) el.style.setProperty(prop, String(val));
         else el.style[prop] = val;
       }
-    }
-    else el.setAttribute(k, v === true ? "" : String(v));
+    } else el.setAttribute(k, v === true ? "" : String(v));
   }
+}
+
+/** h("button", {class: "x", onclick: fn}, "text", child) -> HTMLElement */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs);
   append(el, children);
   return el;
 }
 
+/** s("path", {d: "M0 0"}) -> SVGElement, built like h() (the client's own shapes). */
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+/** A size such as "1.6em" for an icon's width and height (our own constants only). */
+export function emSize(size) {
+  const text = String(size);
+  if (!/^\d{1,2}(\.\d{1,2})?em$/.test(text)) throw new RangeError(`bad icon size ${JSON.stringify(text)}`);
+  return text;
+}
+
+/** Append children: nodes as they are, anything else as a text node. */
 export function append(el, children) {
   for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
@@ -32,13 +64,6 @@ export function append(el, children) {
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;
-}
-
-/** Parse an SVG string into an element (our own markup only, never user text). */
-export function svg(markup) {
-  const tpl = document.createElement("template");
-  tpl.innerHTML = markup.trim();
-  return tpl.content.firstElementChild;
 }
 
 let toastTimer = 0;

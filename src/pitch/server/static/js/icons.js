@@ -1,4 +1,6 @@
-// Small SVG icons (no icon font or emoji font needed).
+// Small SVG icons (no icon font or emoji font needed), built as elements.
+
+import { emSize, s } from "./dom.js";
 
 const PATHS = {
   first: "M4 4h3v16H4zM20 4v16L8 12z",
@@ -14,6 +16,12 @@ const PATHS = {
     "M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm6.9 9h-3a15 15 0 0 0-1.3-6 8 8 0 0 1 4.3 6zM12 4c.9 1.2 1.8 3.5 2 7h-4c.2-3.5 1.1-5.8 2-7zM9.4 5a15 15 0 0 0-1.3 6h-3a8 8 0 0 1 4.3-6zM5.1 13h3a15 15 0 0 0 1.3 6 8 8 0 0 1-4.3-6zM12 20c-.9-1.2-1.8-3.5-2-7h4c-.2 3.5-1.1 5.8-2 7zm2.6-1a15 15 0 0 0 1.3-6h3a8 8 0 0 1-4.3 6z",
 };
 
+/** An icon as an SVG element; `name` must be one of PATHS (anything else throws). */
 export function icon(name, size = "1.2em") {
-  return `<svg class="icon" viewBox="0 0 24 24" width="${size}" height="${size}" aria-hidden="true" focusable="false"><path fill="currentColor" d="${PATHS[name]}"/></svg>`;
+  if (!Object.hasOwn(PATHS, name)) throw new RangeError(`no icon ${JSON.stringify(String(name))}`);
+  return s(
+    "svg",
+    { class: "icon", viewBox: "0 0 24 24", width: emSize(size), height: emSize(size), "aria-hidden": "true", focusable: "false" },
+    s("path", { fill: "currentColor", d: PATHS[name] }),
+  );
 }

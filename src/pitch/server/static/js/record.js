@@ -1,51 +1,253 @@
-// Game records (the engine's format, docs/record-format.md): read a file and turn one
-// game into replay frames. The viewer trusts the record; `pitch verify` checks it.
+// Game records (the engine's format, docs/record-format.md): read a file, have the
+// server check it by the rules, and turn one checked game into replay frames.
+//
+// Nothing in a file is trusted. parseRecords only splits the text into JSON objects;
+// verifyRecords sends them to POST /api/records/verify, where the engine replays each
+// one and answers with the records rebuilt from its own replay; checkRecord then
+// validates every field the viewer reads (seats, cards, suits, numbers, names) and
+// copies only those, so a field the viewer does not expect never reaches the page.
 
+import { isCard, isSuit } from "./cards.js";
 import { numSides, seatsOfSide, trickWinner } from "./rules.js";
 
-export class RecordError extends Error {}
+/** A file that is not game records; `key` names what is wrong (for the message). */
+export class RecordError extends Error {
+  constructor(key, detail = "") {
+    super(detail ? `${key}: ${detail}` : key);
+    this.key = key;
+  }
+}
+
+/** The server did not check the records: `status` is the HTTP status (0: no answer). */
+export class VerifyError extends Error {
+  constructor(status, detail = "") {
+    super(`verify: ${status} ${detail}`.trim());
+    this.status = status;
+  }
+}
+
+/** Games one check may hold (the server's limit, src/pitch/server/records_check.py). */
+export const MAX_GAMES = 100;
+const MAX_NAME = 64;
+const MAX_MESSAGE = 300;
 
 /** Records in a file: JSON Lines, one JSON object, or a JSON array of objects. */
 export function parseRecords(text) {
-  const s = String(text).trim();
-  if (!s) throw new RecordError("empty");
+  const str = String(text).trim();
+  if (!str) throw new RecordError("empty");
   let items;
   try {
-    const whole = JSON.parse(s);
+    const whole = JSON.parse(str);
     items = Array.isArray(whole) ? whole : [whole];
   } catch {
-    items = s
+    items = str
       .split(/\r?\n/)
       .filter((l) => l.trim())
       .map((l, i) => {
         try {
           return JSON.parse(l);
         } catch {
-          throw new RecordError(`line ${i + 1}`);
+          throw new RecordError("json", `line ${i + 1}`);
         }
       });
   }
-  for (const r of items) check(r);
+  if (!items.length) throw new RecordError("empty");
+  if (items.length > MAX_GAMES) throw new RecordError("too-many", String(items.length));
+  if (!items.every(isObject)) throw new RecordError("shape");
   return items;
 }
 
-function check(r) {
-  const ok =
-    r &&
-    typeof r === "object" &&
-    r.rules &&
-    Number.isInteger(r.rules.players) &&
-    Array.isArray(r.hands) &&
-    r.hands.every((h) => h && Array.isArray(h.deal) && Array.isArray(h.bids) && Array.isArray(h.tricks));
-  if (!ok) throw new RecordError("shape");
+/**
+ * Ask the server to replay `records` by the rules. Resolves to {records, problems}:
+ * the good records (checked by checkRecord, in file order) and the problems, each
+ * {game, hand, trick, rule, message} with only plain numbers and bounded text.
+ * Throws VerifyError where the server answers anything but a 200 it understands.
+ */
+export async function verifyRecords(records, fetcher = fetch) {
+  let res;
+  try {
+    res = await fetcher("/api/records/verify", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({ records }),
+    });
+  } catch (e) {
+    throw new VerifyError(0, String(e?.message ?? e));
+  }
+  if (res.status !== 200) throw new VerifyError(res.status);
+  let data;
+  try {
+    data = await res.json();
+  } catch {
+    throw new VerifyError(-1, "not JSON");
+  }
+  if (!isObject(data) || !Array.isArray(data.records) || !Array.isArray(data.problems)) {
+    throw new VerifyError(-1, "shape");
+  }
+  const problems = data.problems.map(checkProblem);
+  if (problems.includes(null) || data.records.length + problems.length !== records.length) {
+    throw new VerifyError(-1, "counts");
+  }
+  let good;
+  try {
+    good = data.records.map(checkRecord);
+  } catch (e) {
+    if (e instanceof RecordError) throw new VerifyError(-1, e.message);
+    throw e;
+  }
+  return { records: good, problems: problems.sort((a, b) => a.game - b.game) };
+}
+
+function checkProblem(p) {
+  if (!isObject(p) || !isIndex(p.game, MAX_GAMES)) return null;
+  const rule = typeof p.rule === "string" && /^(R\d{1,2}(\.\d{1,2}){0,2}|[a-z_]{1,20})$/.test(p.rule) ? p.rule : "format";
+  const message = typeof p.message === "string" ? oneLine(p.message, MAX_MESSAGE) : "";
+  return {
+    game: p.game,
+    hand: isIndex(p.hand, 10_000) ? p.hand : null,
+    trick: isIndex(p.trick, 100) ? p.trick : null,
+    rule,
+    message,
+  };
+}
+
+/** Is this problem the breaking of a numbered rule ("R4.1"), not a format error? */
+export function isRule(rule) {
+  return /^R\d/.test(rule);
+}
+
+// ---- Validation: every field the viewer reads, copied into a fresh object ----
+
+function isObject(x) {
+  return x !== null && typeof x === "object" && !Array.isArray(x);
+}
+
+function isIndex(x, n) {
+  return Number.isInteger(x) && x >= 0 && x < n;
+}
+
+function isInt(x) {
+  return Number.isInteger(x) && Math.abs(x) <= 1_000_000;
+}
+
+function oneLine(text, max) {
+  // Control characters (newlines, bidi overrides) become spaces; text nodes do the rest.
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, " ").slice(0, max);
+}
+
+function need(ok, what) {
+  if (!ok) throw new RecordError("shape", what);
+}
+
+function seatOrNull(x, n, what) {
+  if (x === null || x === undefined) return null;
+  need(isIndex(x, n), what);
+  return x;
+}
+
+function ints(xs, len, what) {
+  need(Array.isArray(xs) && xs.length === len && xs.every(isInt), what);
+  return [...xs];
+}
+
+function cards(xs, max, what) {
+  need(Array.isArray(xs) && xs.length <= max && xs.every(isCard), what);
+  return [...xs];
+}
+
+function checkRules(r) {
+  need(isObject(r), "rules");
+  need(Number.isInteger(r.players) && r.players >= 2 && r.players <= 7, "rules.players");
+  const partnerships = r.partnerships ?? false;
+  need(typeof partnerships === "boolean" && (!partnerships || r.players === 4), "rules.partnerships");
+  const target = r.target ?? 7;
+  need(isInt(target), "rules.target");
+  return { players: r.players, partnerships, target };
+}
+
+function checkNames(names, n) {
+  if (!Array.isArray(names) || names.length !== n) return null;
+  return names.map((x) => (typeof x === "string" && x.trim() ? oneLine(x, MAX_NAME) : null));
+}
+
+function checkHand(hand, i, rules) {
+  const n = rules.players;
+  const sides = numSides(rules);
+  const where = `hands[${i}]`;
+  need(isObject(hand), where);
+  need(isIndex(hand.dealer, n), `${where}.dealer`);
+  need(Array.isArray(hand.deal) && hand.deal.length === n, `${where}.deal`);
+  const deal = hand.deal.map((c, s) => cards(c, 13, `${where}.deal[${s}]`));
+  need(Array.isArray(hand.bids) && hand.bids.length <= 4 * n, `${where}.bids`);
+  const bids = hand.bids.map((b, k) => {
+    need(Array.isArray(b) && b.length === 2 && isIndex(b[0], n) && isIndex(b[1], 100), `${where}.bids[${k}]`);
+    return [b[0], b[1]];
+  });
+  const pitcher = seatOrNull(hand.pitcher, n, `${where}.pitcher`);
+  const bid = hand.bid === null || hand.bid === undefined ? null : hand.bid;
+  need(bid === null || isIndex(bid, 100), `${where}.bid`);
+  const trump = hand.trump === null || hand.trump === undefined ? null : hand.trump;
+  need(trump === null || isSuit(trump), `${where}.trump`);
+  need(Array.isArray(hand.tricks) && hand.tricks.length <= 13, `${where}.tricks`);
+  const tricks = hand.tricks.map((tr, k) => {
+    need(isObject(tr) && isIndex(tr.leader, n), `${where}.tricks[${k}]`);
+    return {
+      leader: tr.leader,
+      cards: cards(tr.cards, n, `${where}.tricks[${k}].cards`),
+      winner: seatOrNull(tr.winner, n, `${where}.tricks[${k}].winner`),
+    };
+  });
+  const awards = {};
+  if (hand.awards !== null && hand.awards !== undefined) {
+    need(isObject(hand.awards), `${where}.awards`);
+    for (const key of ["high", "low", "jack", "game"]) {
+      awards[key] = seatOrNull(hand.awards[key], sides, `${where}.awards.${key}`);
+    }
+  }
+  const made = hand.made === null || hand.made === undefined ? null : hand.made;
+  need(made === null || typeof made === "boolean", `${where}.made`);
+  return {
+    dealer: hand.dealer,
+    deal,
+    bids,
+    pitcher,
+    bid,
+    trump,
+    tricks,
+    awards,
+    delta: hand.delta === undefined || hand.delta === null ? [] : ints(hand.delta, sides, `${where}.delta`),
+    scores: hand.scores === undefined || hand.scores === null ? null : ints(hand.scores, sides, `${where}.scores`),
+    game_points:
+      hand.game_points === undefined || hand.game_points === null ? null : ints(hand.game_points, sides, `${where}.game_points`),
+    made,
+  };
+}
+
+/**
+ * A record as the viewer may use it: every field it reads checked (seats in range,
+ * cards and suits exactly as the engine writes them, integers, names as bounded
+ * one-line text) and copied; anything else is dropped. Throws RecordError("shape").
+ */
+export function checkRecord(record) {
+  need(isObject(record), "record");
+  const rules = checkRules(record.rules);
+  need(Array.isArray(record.hands) && record.hands.length <= 1000, "hands");
+  const hands = record.hands.map((x, i) => checkHand(x, i, rules));
+  return {
+    rules,
+    hands,
+    players: checkNames(record.players, rules.players),
+    winner: seatOrNull(record.winner, numSides(rules), "winner"),
+  };
 }
 
 /**
  * Every step of a game as a list of frames: the deal, each bid, each card, each
  * finished trick, and the hand's result. A frame holds everything needed to draw it.
+ * `record` must come from checkRecord.
  */
 export function framesOf(record) {
-  const rules = { partnerships: false, target: 7, ...record.rules };
+  const rules = record.rules;
   const n = rules.players;
   const frames = [];
   let scores = new Array(numSides(rules)).fill(0);
@@ -80,7 +282,7 @@ export function framesOf(record) {
         f = { ...f, kind: "play", seat, card, hands: left, trump, trick: { leader: tr.leader, cards } };
         frames.push(f);
       });
-      const winner = Number.isInteger(tr.winner) ? tr.winner : trickWinner(cards, f.trump);
+      const winner = tr.winner ?? (cards.length ? trickWinner(cards, f.trump) : null);
       f = {
         ...f,
         kind: "trick",
@@ -90,7 +292,7 @@ export function framesOf(record) {
       };
       frames.push(f);
     });
-    const after = Array.isArray(h.scores) ? h.scores : scores;
+    const after = h.scores ?? scores;
     f = {
       ...f,
       kind: "result",
@@ -101,12 +303,12 @@ export function framesOf(record) {
         pitcher: h.pitcher,
         bid: h.bid,
         trump: h.trump,
-        thrown_in: h.pitcher === null || h.pitcher === undefined,
-        awards: h.awards || {},
+        thrown_in: h.pitcher === null,
+        awards: h.awards,
         cards: awardCards(h),
-        game_points: h.game_points || null,
-        made: h.made ?? null,
-        delta: h.delta || [],
+        game_points: h.game_points,
+        made: h.made,
+        delta: h.delta,
         scores: after,
       },
     };
@@ -115,9 +317,9 @@ export function framesOf(record) {
   });
   if (frames.length) {
     const last = frames[frames.length - 1];
-    frames.push({ ...last, kind: "over", winner: record.winner ?? null });
+    frames.push({ ...last, kind: "over", winner: record.winner });
   }
-  return { rules, frames, names: record.players || null, sides: sidesOf(rules) };
+  return { rules, frames, names: record.players, sides: sidesOf(rules) };
 }
 
 function sidesOf(rules) {
@@ -130,9 +332,9 @@ function sidesOf(rules) {
 function awardCards(h) {
   if (!h.trump) return null;
   const played = h.tricks.flatMap((tr) => tr.cards);
-  const trumps = played.filter((c) => c[c.length - 1].toLowerCase() === h.trump);
+  const trumps = played.filter((c) => c[c.length - 1] === h.trump);
   const order = "23456789TJQKA";
-  const rank = (c) => order.indexOf(c.length === 3 ? "T" : c[0].toUpperCase());
+  const rank = (c) => order.indexOf(c.length === 3 ? "T" : c[0]);
   trumps.sort((a, b) => rank(a) - rank(b));
   const jack = trumps.find((c) => rank(c) === 9) || null;
   return { high: trumps[trumps.length - 1] || null, low: trumps[0] || null, jack };

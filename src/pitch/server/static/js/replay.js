@@ -5,7 +5,7 @@ import { cardName, sortHand } from "./cards.js";
 import { clear, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
-import { framesOf, parseRecords, RecordError } from "./record.js";
+import { framesOf, isRule, MAX_GAMES, parseRecords, RecordError, verifyRecords, VerifyError } from "./record.js";
 import * as settings from "./settings.js";
 import { handSummary, scoreSheet, seatName, winnerText, sideName } from "./summary.js";
 
@@ -16,13 +16,17 @@ let viewer = 0;
 let timer = 0;
 let root = null;
 let shown = new Set();
+let checking = false; // a check by the server is under way
+let refusal = null; // why the last file was refused (shown under the loader)
+let ticket = 0; // the newest check; answers to older ones are dropped
 
-/** Show the viewer in `main`; `records` is an optional list of games to open at once. */
+/** Show the viewer in `main`; `records` is an optional list of games to open at once
+ * (the table's record): they are checked by the server first, like any file. */
 export function showReplay(main, records = null) {
   root = main;
   stop();
-  if (records) openGames(records);
   draw();
+  if (Array.isArray(records) && records.length) open(records, null);
 }
 
 function openGames(list) {
@@ -38,15 +42,65 @@ function openGame(i) {
   shown = new Set();
 }
 
-async function readFile(file) {
+/** The message for a refused file: the first game that breaks a rule, and the rule. */
+function problemText(p) {
+  const n = p.game + 1;
+  return isRule(p.rule)
+    ? t("Game {n} breaks {rule}: {message}", { n, rule: p.rule, message: p.message })
+    : t("Game {n} is not a valid record: {message}", { n, message: p.message });
+}
+
+function serverText(e) {
+  if (e.status === 413) return t("This file is too large to check.");
+  if (e.status === 429) return t("Too many records checked: wait a minute and try again.");
+  if (e.status === 0) return t("The server could not be reached to check this record.");
+  if (e.status < 0) return t("The server gave an answer the viewer does not understand.");
+  return t("The server could not check this record (error {status}).", { status: e.status });
+}
+
+function refuse(text) {
+  refusal = text;
+  draw();
+  toast(text, "error");
+}
+
+/** Check `items` (parsed records) by the server and show only what it sends back. */
+async function open(items, fileName) {
+  const mine = ++ticket;
+  checking = true;
+  refusal = null;
+  draw();
+  let answer = null;
+  let failure = null;
   try {
-    openGames(parseRecords(await file.text()));
-    draw();
-    toast(t("Opened {file}.", { file: file.name }));
+    answer = await verifyRecords(items);
   } catch (e) {
-    if (!(e instanceof RecordError) && !(e instanceof SyntaxError)) throw e;
-    toast(t("This file is not a Pitch game record."), "error");
+    if (!(e instanceof VerifyError)) throw e;
+    failure = serverText(e);
   }
+  if (mine !== ticket || !root) return; // a newer file was opened meanwhile
+  checking = false;
+  if (failure) return refuse(failure);
+  if (answer.problems.length) return refuse(problemText(answer.problems[0]));
+  stop();
+  openGames(answer.records);
+  draw();
+  if (fileName) toast(t("Opened {file}.", { file: fileName }));
+}
+
+async function readFile(file) {
+  let items;
+  try {
+    items = parseRecords(await file.text());
+  } catch (e) {
+    if (!(e instanceof RecordError)) throw e;
+    ticket++; // drop any check still under way
+    checking = false;
+    return refuse(
+      e.key === "too-many" ? t("A file may hold at most {n} games.", { n: MAX_GAMES }) : t("This file is not a Pitch game record."),
+    );
+  }
+  await open(items, file.name);
 }
 
 function loader() {
@@ -102,6 +156,8 @@ function describe(f) {
 function draw() {
   clear(root);
   root.append(h("h1", {}, t("Replay")), loader());
+  if (checking) root.append(h("p", { class: "record-status", role: "status" }, t("Checking the record…")));
+  if (refusal) root.append(h("p", { class: "record-problem", role: "alert" }, refusal));
   if (!game) {
     root.append(h("p", { class: "empty" }, t("Open a game record to watch it move by move.")));
     return;
@@ -212,12 +268,12 @@ function button(sym, label, fn, key) {
       "aria-label": label,
       title: label,
       dataset: { action: key },
-      html: sym,
       onclick: () => {
         lastAction = key;
         fn();
       },
     },
+    sym,
   );
 }
 
@@ -268,6 +324,9 @@ export function stopReplay() {
 
 export function leave() {
   stop();
+  ticket++; // a check still under way must not draw over the next page
+  checking = false;
+  root = null;
 }
 
 export function redraw() {

@@ -1,6 +1,7 @@
 // Hand results and the score sheet, for the live table and the replay viewer.
+// Built from elements and text nodes only: names and fields are never markup.
 
-import { cardInline, suitIcon, suitName } from "./cards.js";
+import { cardInline, isCard, isSuit, suitIcon, suitName } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { numSides, seatsOfSide } from "./rules.js";
@@ -26,10 +27,15 @@ export function handSummary(rules, names, r, number) {
   }
   const pitcher = seatName(names, r.pitcher);
   box.append(
-    h("p", {
-      class: "contract-line",
-      html: `${escape(t("{name} bid {n}", { name: pitcher, n: r.bid }))} · ${escape(t("Trump"))} ${suitIcon(r.trump)} <span class="sr-only">${escape(suitName(r.trump))}</span>`,
-    }),
+    h(
+      "p",
+      { class: "contract-line" },
+      t("{name} bid {n}", { name: pitcher, n: r.bid }),
+      " · ",
+      t("Trump"),
+      " ",
+      trumpMark(r.trump),
+    ),
   );
   const rows = [
     ["high", t("High"), r.cards?.high],
@@ -43,7 +49,7 @@ export function handSummary(rules, names, r, number) {
     const who = key === "jack" && !r.cards?.jack ? t("not dealt") : sideName(rules, names, side);
     list.append(
       h("dt", {}, label),
-      h("dd", { dataset: { award: key }, html: `${escape(who)}${card ? " " + cardInline(card) : ""}` }),
+      h("dd", { dataset: { award: key } }, who, isCard(card) ? [" ", cardInline(card)] : null),
     );
   }
   box.append(list);
@@ -109,7 +115,7 @@ export function scoreSheet(rules, names, results) {
           r.thrown_in ? t("Redeal") : `${seatName(names, r.pitcher)}: ${r.bid}`,
           r.made === false ? h("span", { class: "sr-only" }, " (" + t("set back") + ")") : null,
         ),
-        h("td", { html: r.trump ? suitIcon(r.trump) : "–" }),
+        h("td", {}, isSuit(r.trump) ? [suitIcon(r.trump), h("span", { class: "sr-only" }, suitName(r.trump))] : "–"),
         Array.from({ length: sides }, (_, s) => {
           const d = r.delta?.[s] ?? 0;
           return h("td", {}, h("b", {}, String(r.scores?.[s] ?? 0)), d ? h("small", {}, ` (${d > 0 ? "+" : ""}${d})`) : "");
@@ -126,8 +132,10 @@ export function scoreSheet(rules, names, results) {
   return wrap;
 }
 
-export function escape(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+/** The trump suit's symbol and its name for screen readers ("?" for no suit). */
+function trumpMark(trump) {
+  if (!isSuit(trump)) return "?";
+  return [suitIcon(trump), " ", h("span", { class: "sr-only" }, suitName(trump))];
 }
 
 /** Winner line for the end of the game. */
