@@ -1,18 +1,23 @@
-"""The replay viewer, from an uploaded record file alone (static files, no server)."""
+"""The replay viewer, from an uploaded record file checked by the real server
+(``POST /api/records/verify``): every assertion waits for the state it reads."""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
+
+from playwright.sync_api import expect
 
 from tests.web.conftest import DATA, shot
 
 
-def _open(page: Any, static_url: str, name: str) -> list[dict[str, Any]]:
-    page.goto(static_url + "/#replay")
+def _open(page: Any, url: str, name: str) -> list[dict[str, Any]]:
+    page.goto(url + "/#replay")
     page.wait_for_selector("body.ready")
     page.set_input_files("#record-file", str(DATA / name))
-    page.wait_for_selector(".replay-controls")
+    expect(page.locator(".replay-controls")).to_be_visible()
+    expect(page.locator("#toast")).to_have_text(f"Opened {name}.")
     return [json.loads(line) for line in (DATA / name).read_text().splitlines() if line]
 
 
@@ -27,72 +32,145 @@ def _side_names(rec: dict[str, Any], side: int | None) -> str:
     return " & ".join(f"Seat {s + 1}" for s in seats)
 
 
-def test_replay_steps_through_every_hand(page: Any, static_url: str) -> None:
-    (rec,) = _open(page, static_url, "solo4.jsonl")
+def test_replay_steps_through_every_hand(page: Any, server_url: str) -> None:
+    (rec,) = _open(page, server_url, "solo4.jsonl")
     page.click("[data-action=next]")
-    assert "bids" in page.text_content(".event") or "passes" in page.text_content(".event")
+    expect(page.locator(".event")).to_have_text(re.compile(r"bids|passes"))
     shot(page, "replay-auction")
     page.click("[data-action=first]")
+    expect(page.locator(".step")).to_have_text(re.compile(r"^Move 1 of"))
     for i, hand in enumerate(rec["hands"]):
         if 4 < i < len(rec["hands"]) - 1:
             page.click("[data-action=next-hand]")  # the middle hands: just pass through
+            expect(page.locator(".event")).to_have_text(re.compile(rf"^Hand {i + 2}: "))
             continue
         # From the deal of hand i, step to its result: the summary must match the record.
         page.click("[data-action=next-hand]")
         page.click("[data-action=prev]")
-        assert page.text_content(".event") == f"Hand {i + 1} is over."
+        expect(page.locator(".event")).to_have_text(f"Hand {i + 1} is over.")
         box = page.locator(".hand-summary")
+        expect(box.locator("h2")).to_have_text(f"Hand {i + 1}")
         for key in ("high", "low", "jack", "game"):
-            text = box.locator(f"[data-award={key}]").text_content()
             want = _side_names(rec, hand["awards"][key])
-            assert text.startswith(want) or (key == "jack" and "not dealt" in text), (i, key, text)
-        assert box.locator(".made").get_attribute("data-made") == str(hand["made"]).lower()
-        scores = [int(x) for x in box.locator(".score-line li b").all_text_contents()]
-        assert scores == hand["scores"], i
+            pattern = rf"^{re.escape(want)}" + (r"|not dealt" if key == "jack" else "")
+            expect(box.locator(f"[data-award={key}]")).to_have_text(re.compile(pattern))
+        expect(box.locator(".made")).to_have_attribute("data-made", str(hand["made"]).lower())
+        expect(box.locator(".score-line li b")).to_have_text([str(s) for s in hand["scores"]])
         if i == 0:
             shot(page, "replay-hand-summary")
         page.click("[data-action=next]")
+        expect(page.locator(".event")).to_have_text(re.compile(rf"^Hand {i + 2}: |won the game"))
     page.click("[data-action=last]")
-    assert page.text_content(".winner-line") == f"{_side_names(rec, rec['winner'])} won the game!"
-    rows = page.locator(".score-sheet tbody tr").count()
-    assert rows == len(rec["hands"])
+    expect(page.locator(".winner-line")).to_have_text(
+        f"{_side_names(rec, rec['winner'])} won the game!"
+    )
+    expect(page.locator(".score-sheet tbody tr")).to_have_count(len(rec["hands"]))
 
 
-def test_replay_keyboard_and_partnerships(page: Any, static_url: str) -> None:
-    recs = _open(page, static_url, "partners.jsonl")
-    assert page.locator("select[aria-label=Game] option").count() == len(recs) == 2
+def test_replay_keyboard_and_partnerships(page: Any, server_url: str) -> None:
+    recs = _open(page, server_url, "partners.jsonl")
+    assert len(recs) == 2
+    expect(page.locator("select[aria-label=Game] option")).to_have_count(2)
     page.select_option("select[aria-label=Game]", "1")
+    expect(page.locator("select[aria-label=Game]")).to_have_value("1")
     page.locator("[data-action=next]").focus()
     page.keyboard.press("End")
-    assert (
-        page.text_content(".winner-line")
-        == f"{_side_names(recs[1], recs[1]['winner'])} won the game!"
+    expect(page.locator(".winner-line")).to_have_text(
+        f"{_side_names(recs[1], recs[1]['winner'])} won the game!"
     )
     page.keyboard.press("Home")
-    assert page.text_content(".step").startswith("Move 1 of")
+    expect(page.locator(".step")).to_have_text(re.compile(r"^Move 1 of"))
     page.keyboard.press("ArrowRight")
-    assert page.text_content(".step").startswith("Move 2 of")
+    expect(page.locator(".step")).to_have_text(re.compile(r"^Move 2 of"))
     # Every card on screen is named for screen readers.
-    labels = page.locator(".board .card, .replay-hand .card").evaluate_all(
-        "els => els.map(e => e.getAttribute('aria-label'))"
-    )
-    assert labels and all(labels), labels
+    cards = page.locator(".board .card, .replay-hand .card")
+    expect(cards.first).to_be_visible()
+    for unnamed in (":not([aria-label])", "[aria-label='']"):
+        expect(page.locator(f".board .card{unnamed}, .replay-hand .card{unnamed}")).to_have_count(0)
     shot(page, "replay-partnerships")
     # The four-colour deck: clubs green, diamonds blue (settings, kept for next time).
-    assert page.locator(".card-svg.suit-c4").count() == 0
+    expect(page.locator(".card-svg.suit-c4")).to_have_count(0)
     page.click("#settings-button")
     page.check("dialog.settings input[name=fourColour]")
     page.click("dialog.settings button[type=submit]")
-    assert page.locator(".card-svg.suit-c4").count() > 0
-    assert page.locator(".card-svg.suit-d4").count() > 0
+    expect(page.locator("dialog.settings")).to_have_count(0)
+    # The board is drawn again after the dialog closes: wait for the new colours.
+    expect(page.locator(".card-svg.suit-c4").first).to_be_attached()
+    expect(page.locator(".card-svg.suit-d4").first).to_be_attached()
+    expect(page.locator(".card-svg.suit-black, .card-svg.suit-red")).to_have_count(0)
     shot(page, "replay-four-colour")
 
 
-def test_replay_refuses_a_bad_file(page: Any, static_url: str, tmp_path: Any) -> None:
-    page.goto(static_url + "/#replay")
+def test_replay_refuses_a_bad_file(page: Any, server_url: str, tmp_path: Any) -> None:
+    page.goto(server_url + "/#replay")
     page.wait_for_selector("body.ready")
     bad = tmp_path / "notes.json"
-    bad.write_text('{"hello": 1}')
+    bad.write_text("hello, this is not JSON")
     page.set_input_files("#record-file", str(bad))
-    page.wait_for_selector("#toast.show")
-    assert page.text_content("#toast") == "This file is not a Pitch game record."
+    expect(page.locator("#toast.show")).to_have_text("This file is not a Pitch game record.")
+    expect(page.locator(".record-problem")).to_have_text("This file is not a Pitch game record.")
+    expect(page.locator(".replay-controls")).to_have_count(0)
+
+
+def test_replay_refuses_a_record_that_breaks_a_rule(
+    page: Any, server_url: str, tmp_path: Any
+) -> None:
+    lines = (DATA / "partners.jsonl").read_text().splitlines()
+    rec = json.loads(lines[1])
+    hand = rec["hands"][0]
+    led = hand["tricks"][0]["cards"][0]
+    hand["trump"] = next(s for s in "cdhs" if s != led[-1])  # not the suit led (R4.1)
+    bad = tmp_path / "cheat.jsonl"
+    bad.write_text(lines[0] + "\n" + json.dumps(rec) + "\n")
+    page.goto(server_url + "/#replay")
+    page.wait_for_selector("body.ready")
+    page.set_input_files("#record-file", str(bad))
+    message = page.locator(".record-problem")
+    expect(message).to_have_text(re.compile(r"^Game 2 breaks R4\.1: "))
+    expect(page.locator("#toast.show")).to_have_text(re.compile(r"^Game 2 breaks R4\.1: "))
+    expect(page.locator(".replay-controls")).to_have_count(0)  # the good game 1 is not shown
+
+
+def test_replay_survives_a_server_it_does_not_expect(
+    page: Any, server_url: str, tmp_path: Any
+) -> None:
+    answers = [
+        (500, "text/plain", "boom"),
+        (429, "application/json", '{"detail": "too many records checked; wait a minute"}'),
+        (413, "application/json", '{"detail": "too large"}'),
+        (200, "text/html", "<img src=x onerror=window.__pwned=1>"),
+        (200, "application/json", '{"records": "<img src=x>", "problems": []}'),
+        (200, "application/json", '{"records": [], "problems": []}'),
+    ]
+    want = [
+        "The server could not check this record (error 500).",
+        "Too many records checked: wait a minute and try again.",
+        "This file is too large to check.",
+        "The server gave an answer the viewer does not understand.",
+        "The server gave an answer the viewer does not understand.",
+        "The server gave an answer the viewer does not understand.",
+    ]
+    queue = list(answers)
+
+    def fake(route: Any) -> None:
+        status, kind, body = queue.pop(0)
+        route.fulfill(status=status, content_type=kind, body=body)
+
+    page.route("**/api/records/verify", fake)
+    page.goto(server_url + "/#replay")
+    page.wait_for_selector("body.ready")
+    for text in want:
+        page.set_input_files("#record-file", [])
+        page.set_input_files("#record-file", str(DATA / "solo4.jsonl"))
+        expect(page.locator(".record-problem")).to_have_text(text)
+        expect(page.locator("#toast.show")).to_have_text(text)
+        expect(page.locator(".replay-controls")).to_have_count(0)
+    assert queue == []
+    page.unroute("**/api/records/verify")
+    page.route("**/api/records/verify", lambda route: route.abort())
+    page.set_input_files("#record-file", [])
+    page.set_input_files("#record-file", str(DATA / "solo4.jsonl"))
+    expect(page.locator(".record-problem")).to_have_text(
+        "The server could not be reached to check this record."
+    )
+    assert page.evaluate("window.__pwned") is None
