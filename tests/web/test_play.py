@@ -4,13 +4,19 @@ one table through an invite link (one on a phone), and refused moves explained."
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from typing import Any
+
+from playwright.sync_api import expect
 
 from tests.web.conftest import PHONE, new_page, shot
 
 MY_TURN = """() => { const S = window.pitchTable; const g = S && S.msg && S.msg.game;
   return !!g && (g.winner !== null || (g.turn === S.seat && g.legal.length > 0)); }"""
+
+AT_SEQ = "n => window.pitchTable.msg?.seq >= n"
+AFTER_SEQ = "n => window.pitchTable.msg.seq > n"
 
 
 def _state(page: Any) -> dict[str, Any]:
@@ -43,7 +49,7 @@ def _take_turn(page: Any, st: dict[str, Any]) -> None:
         page.click("#hint-button")
         page.wait_for_function("() => window.pitchTable.hint?.source === 'server'")
         action = page.evaluate("() => window.pitchTable.hint.action")
-        assert page.locator(f'#actions .hinted[data-action="{action}"]').count() == 1
+        expect(page.locator(f'#actions .hinted[data-action="{action}"]')).to_have_count(1)
         assert page.evaluate("() => window.pitchTable.hint.bot") == "heuristic"  # conftest
     assert action in g["legal"]
     if g["phase"] == "bid":
@@ -62,9 +68,10 @@ def _refusal(page: Any, st: dict[str, Any]) -> str | None:
     if not bad:
         return None
     page.click(f'#hand [data-card="{bad[0]}"]')
-    page.wait_for_selector("#toast.show.error")
+    toast = page.locator("#toast.show.error")
+    expect(toast).to_contain_text("(rule ")
     assert _state(page)["seq"] == st["seq"]  # nothing was sent
-    return str(page.text_content("#toast"))
+    return str(toast.text_content())
 
 
 def test_whole_game_with_bots(browser: Any, server_url: str) -> None:
@@ -85,7 +92,7 @@ def test_whole_game_with_bots(browser: Any, server_url: str) -> None:
     else:
         raise AssertionError("the game did not end within 400 moves")
     assert refused is not None and "(rule R4.3)" in refused
-    page.wait_for_selector("#game-over")
+    expect(page.locator("#game-over")).to_be_visible()
     shot(page, "game-over")
     with urllib.request.urlopen(f"{server_url}/api/tables/{table}/record") as r:
         rec = json.load(r)
@@ -98,32 +105,31 @@ def test_whole_game_with_bots(browser: Any, server_url: str) -> None:
         assert got["delta"] == hand["delta"] and got["scores"] == hand["scores"], n
         assert got["made"] == hand["made"] and got["game_points"] == hand["game_points"], n
     last = rec["hands"][-1]
-    names = page.locator("#scores .who").all_text_contents()
-    assert names == ["Ada", "Bot 2", "Bot 3"]
+    names = ["Ada", "Bot 2", "Bot 3"]
+    expect(page.locator("#scores .who")).to_have_text(names)
     summary = page.locator(".hand-summary")
     for key in ("high", "low", "jack", "game"):
         side = last["awards"][key]
-        text = summary.locator(f"[data-award={key}]").text_content()
         want = "nobody" if side is None else names[side]
-        assert text.startswith(want) or (key == "jack" and text == "not dealt"), (key, text)
-    scores = [int(x) for x in page.locator("#scores li b").all_text_contents()]
-    assert scores == last["scores"]
-    assert names[rec["winner"]] in page.text_content("#game-over .winner-line")
-    assert page.locator(".score-sheet tbody tr").count() == len(rec["hands"])
+        if key == "jack" and not last["cards"]["jack"]:
+            want = "not dealt"
+        award = summary.locator(f"[data-award={key}]")
+        expect(award).to_have_text(re.compile("^" + re.escape(want)))
+    expect(page.locator("#scores li b")).to_have_text([str(s) for s in last["scores"]])
+    expect(page.locator("#game-over .winner-line")).to_contain_text(names[rec["winner"]])
+    expect(page.locator(".score-sheet tbody tr")).to_have_count(len(rec["hands"]))
     with urllib.request.urlopen(f"{server_url}/api/tables/{table}/hands") as r:
         assert [h["scores"] for h in json.load(r)] == [h["scores"] for h in rec["hands"]]
     page.reload()  # the score sheet comes back whole
-    page.wait_for_selector("#game-over")
-    page.wait_for_function(
-        "n => document.querySelectorAll('.score-sheet tbody tr').length === n",
-        arg=len(rec["hands"]),
-    )
-    href = page.get_attribute("#download-record", "href")
-    assert href == f"/api/tables/{table}/record"
+    expect(page.locator("#game-over")).to_be_visible()
+    expect(page.locator(".score-sheet tbody tr")).to_have_count(len(rec["hands"]))
+    link = page.locator("#download-record")
+    expect(link).to_have_attribute("href", f"/api/tables/{table}/record")
     page.click("#watch-replay")
-    page.wait_for_selector(".replay-controls")
+    expect(page.locator(".replay-controls")).to_be_visible()
     page.click("[data-action=last]")
-    assert rec["players"][rec["winner"]] in page.text_content(".winner-line")  # record names
+    winner = rec["players"][rec["winner"]]  # the record's names
+    expect(page.locator(".winner-line").first).to_contain_text(winner)
     assert page.js_errors == []
     page.context.close()
 
@@ -140,9 +146,9 @@ def test_two_people_by_invite_link(browser: Any, server_url: str) -> None:
     friend.wait_for_selector("#open-seats")
     friend.fill("#join-name", "Bo")
     friend.click("#open-seats [data-seat='1']")
-    friend.wait_for_selector("#hand")
-    host.wait_for_selector("#hand")
-    assert friend.get_attribute("html", "lang") == "nb"
+    expect(friend.locator("#hand")).to_be_visible()
+    expect(host.locator("#hand")).to_be_visible()
+    expect(friend.locator("html")).to_have_attribute("lang", "nb")
     shot(friend, "phone-table", full=False)
     # Usable on a phone: nothing wider than the screen, the whole hand on screen.
     assert friend.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
@@ -153,24 +159,27 @@ def test_two_people_by_invite_link(browser: Any, server_url: str) -> None:
     # Both play the first hand to its end; each sees the same result.
     players = {0: host, 1: friend}
     for _ in range(60):
-        for seat, page in players.items():
-            st = _state(page)
-            g = st["game"]
-            if g["hands_played"] >= 1:
-                continue
-            if g["turn"] == seat and g["legal"]:
-                _take_turn(page, st)
-        if all(_state(p)["game"]["hands_played"] >= 1 for p in players.values()):
+        st = _state(host)  # the host's page says whose turn it is
+        g = st["game"]
+        if g["hands_played"] >= 1:
             break
-        host.wait_for_timeout(100)
-    host.wait_for_selector(".hand-summary")
-    friend.wait_for_selector(".hand-summary")
-    assert (
-        host.locator("#scores li b").all_text_contents()
-        == friend.locator("#scores li b").all_text_contents()
-    )
-    names = host.locator("#scores .who").all_text_contents()
-    assert names[:2] == ["Ada", "Bo"]
+        if g["turn"] in players:
+            page = players[g["turn"]]
+            page.wait_for_function(AT_SEQ, arg=st["seq"])
+            _take_turn(page, _state(page))
+        # Every page catches up with the move (a bot's or a person's) before the next.
+        for p in players.values():
+            p.wait_for_function(AFTER_SEQ, arg=st["seq"])
+    else:
+        raise AssertionError("the first hand did not end within 60 moves")
+    expect(host.locator(".hand-summary")).to_be_visible()
+    expect(friend.locator(".hand-summary")).to_be_visible()
+    # Both show the first hand's scores (the next hand scores nothing until it ends).
+    first = [str(s) for s in _state(host)["game"]["last_hand"]["scores"]]
+    expect(host.locator("#scores li b")).to_have_text(first)
+    expect(friend.locator("#scores li b")).to_have_text(first)
+    expect(host.locator("#scores .who").nth(0)).to_have_text("Ada")
+    expect(host.locator("#scores .who").nth(1)).to_have_text("Bo")
     assert friend.evaluate("() => [...window.pitchI18n.missing]") == []
     shot(friend, "phone-hand-summary")
     for p in players.values():
@@ -229,17 +238,16 @@ def test_keyboard_play(browser: Any, server_url: str) -> None:
             target = cards.index(st["hint"])
             for _ in range(target):
                 page.keyboard.press("ArrowRight")
-            assert page.evaluate("() => document.activeElement.dataset.card") == st["hint"]
+            expect(page.locator(f'#hand [data-card="{st["hint"]}"]')).to_be_focused()
             page.keyboard.press("Enter")
         page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=st["seq"])
     assert _state(page)["game"]["hands_played"] >= 1
     page.locator("body").press("l")
-    page.wait_for_selector("dialog.last-trick")
+    expect(page.locator("dialog.last-trick")).to_be_visible()
     shot(page, "last-trick")
     page.keyboard.press("Escape")
     # Closing re-renders asynchronously: wait for the dialog to go rather than race it.
-    page.wait_for_selector("dialog.last-trick", state="detached", timeout=10_000)
-    assert page.locator("dialog.last-trick").count() == 0
+    expect(page.locator("dialog.last-trick")).to_have_count(0)
     assert page.js_errors == []
     page.context.close()
 
@@ -252,13 +260,14 @@ def test_turn_timer_chosen_in_the_lobby_counts_down_and_stands_in(
     page = new_page(browser)
     page.goto(server_url + "/")
     page.wait_for_selector("#create-table")
-    assert page.is_disabled("select[name=substitute]")  # nothing to stand in for yet
+    substitute = page.locator("select[name=substitute]")
+    expect(substitute).to_be_disabled()  # nothing to stand in for yet
     page.fill("input[name=player-name]", "Ada")
     page.select_option("select[name=players]", "2")
     page.select_option("select[name=bot-delay]", "1.2")  # the timer's move stays on screen
     page.select_option("select[name=turn-seconds]", "15")
     page.select_option("select[name=grace-seconds]", "60")
-    assert not page.is_disabled("select[name=substitute]")
+    expect(substitute).to_be_enabled()
     page.select_option("select[name=substitute]", "beginner")
     shot(page, "lobby-timer")
     page.click("#create-table")
@@ -270,14 +279,14 @@ def test_turn_timer_chosen_in_the_lobby_counts_down_and_stands_in(
     assert options["substitute"] == "random"  # "beginner" is the random bot
     page.wait_for_function(MY_TURN, timeout=30_000)
     clock = page.locator("#turn-clock")
-    clock.wait_for(state="visible")
-    first = clock.text_content() or ""
-    assert first.startswith("0:") and 0 < int(first[2:]) <= 15, first
-    assert "Seconds left for your move" in (clock.get_attribute("aria-label") or "")
+    expect(clock).to_have_text(re.compile(r"^0:(0[1-9]|1[0-5])$"))
+    first = int((clock.text_content() or "")[2:])
+    expect(clock).to_have_attribute("aria-label", re.compile("Seconds left for your move"))
     seq = _state(page)["seq"]
-    page.wait_for_timeout(1500)
-    later = clock.text_content() or ""
-    assert int(later[2:]) < int(first[2:]), (first, later)
+    # It counts down (waiting for the next second, never sleeping a fixed time).
+    expect(clock).not_to_have_text(f"0:{first:02d}")
+    later = int((clock.text_content() or "")[2:])
+    assert later < first, (first, later)
     shot(page, "turn-clock")
     # Let the timer run out: the stand-in moves for this seat, which keeps its player.
     page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=seq, timeout=25_000)
