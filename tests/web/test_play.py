@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
 
+from pitch.engine import verify_record
 from tests.web.conftest import PHONE, new_page, shot
 
 MY_TURN = """() => { const S = window.pitchTable; const g = S && S.msg && S.msg.game;
@@ -294,5 +296,78 @@ def test_turn_timer_chosen_in_the_lobby_counts_down_and_stands_in(
     assert last["seat"] == 0 and last["by"] == "timer", last
     assert page.evaluate("() => window.pitchTable.msg.seq") == seq + 1
     assert page.evaluate("() => window.pitchTable.seat") == 0
+    assert page.js_errors == []
+    page.context.close()
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req) as r:
+        out: dict[str, Any] = json.load(r)
+    return out
+
+
+def seated_page(browser: Any, server_url: str, body: dict[str, Any], **context: Any) -> Any:
+    """A table made through the API (rules and options the lobby does not offer), with
+    Ada in seat 0 of the page returned: the seat's token is put where the client keeps
+    it, as if she had claimed the seat in this browser."""
+    table = _post(server_url + "/api/tables", body)["id"]
+    tok = _post(f"{server_url}/api/tables/{table}/seats/0", {"name": "Ada"})["token"]
+    page = new_page(browser, **context)
+    page.context.add_init_script(f"localStorage.setItem('pitch.token.{table}', '{tok}')")
+    page.goto(f"{server_url}/t/{table}")
+    page.table_id = table
+    return page
+
+
+def play_to_the_end(page: Any, moves: int = 200) -> None:
+    """Play seat 0's first legal action every turn until the game is over."""
+    for _ in range(moves):
+        page.wait_for_function(MY_TURN, timeout=30_000)
+        st = _state(page)
+        g = st["game"]
+        if g["winner"] is not None:
+            return
+        action = g["legal"][0]
+        if g["phase"] == "bid":
+            page.click(f'#actions [data-action="{action}"]')
+        else:
+            page.click(f'#hand [data-card="{action}"]')
+        page.wait_for_function(AFTER_SEQ, arg=st["seq"])
+    raise AssertionError(f"the game did not end within {moves} moves")
+
+
+QUICK_GAME = {
+    "rules": {"players": 2, "target": 1},
+    "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+    "options": {"bot_delay": 0},
+}
+
+
+def test_download_the_record(browser: Any, server_url: str, tmp_path: Path) -> None:
+    # The link is the browser's (the app's router used to take it over and show the
+    # lobby): a real download of a record that the engine's verifier accepts.
+    page = seated_page(browser, server_url, QUICK_GAME)
+    play_to_the_end(page)
+    link = page.locator("#download-record")
+    expect(link).to_be_visible()
+    with page.expect_download() as info:
+        link.click()
+    download = info.value
+    assert download.suggested_filename == f"pitch-{page.table_id}.json"
+    path = tmp_path / download.suggested_filename
+    download.save_as(path)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert verify_record(record) is None
+    assert record["players"][0] == "Ada" and record["winner"] is not None
+    # The page stays on the table (no lobby), and in-app links still route in place.
+    expect(page.locator("#game-over")).to_be_visible()
+    assert page.url.endswith(f"/t/{page.table_id}")
+    page.evaluate("() => { window.notReloaded = true; }")
+    page.click("#game-over a[href='/']")
+    expect(page.locator("#create-table")).to_be_visible()
+    assert page.evaluate("() => window.notReloaded") is True
     assert page.js_errors == []
     page.context.close()

@@ -137,10 +137,14 @@ document.addEventListener("keydown", (e) => {
 
 window.addEventListener("popstate", show);
 window.addEventListener("hashchange", show);
+/** The app's own pages (see route()); any other link (the API, a download) is the browser's. */
+const IN_APP = /^\/(?:t\/[a-z0-9]+\/?)?(?:#[\w-]*)?$/;
+
 document.addEventListener("click", (e) => {
-  // Same-page links go through the router instead of reloading.
-  const a = e.target.closest?.("a[href^='/']");
-  if (!a || a.target || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  // Links to the app's pages go through the router instead of reloading.
+  const a = e.target.closest?.("a[href]");
+  if (!a || a.target || a.hasAttribute("download") || !IN_APP.test(a.getAttribute("href"))) return;
+  if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
   e.preventDefault();
   history.pushState(null, "", a.getAttribute("href"));
   show();
