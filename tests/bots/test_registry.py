@@ -25,7 +25,7 @@ def test_alias_options_merge() -> None:
 def test_bad_options_are_clear_errors() -> None:
     with pytest.raises(ValueError, match="samples"):
         make_bot("pimc:samples=0")
-    with pytest.raises(ValueError, match="bad options"):
+    with pytest.raises(ValueError, match="has no option 'nonsense' .its options: aggression"):
         make_bot("heuristic:nonsense=1")
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster")
@@ -34,17 +34,17 @@ def test_bad_options_are_clear_errors() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("pimc:samples=abc", "samples must be a whole number, not 'abc'"),
-        ("pimc:nested=1.5", "nested must be a whole number, not 1.5"),
-        ("ismcts:time=fast", "time must be a number, not 'fast'"),
-        ("heuristic:aggression=x", "aggression must be a number"),
+        ("pimc:samples=abc", "samples must be a whole number from 1 to 1000000, not 'abc'"),
+        ("pimc:nested=1.5", "nested must be a whole number from 0 to 10000, not 1.5"),
+        ("ismcts:time=fast", "time must be a number above 0 to 600, not 'fast'"),
+        ("heuristic:aggression=x", "aggression must be a number from -10 to 10"),
         ("pimc:infer=2", "infer must be true or false, not 2"),
     ],
 )
 def test_an_option_of_the_wrong_kind_is_named(spec: str, message: str) -> None:
-    # Checked against the bot's signature, so the error names the option instead of
-    # the bot failing later on int('abc').
-    with pytest.raises(ValueError, match=f"bad options for bot .*{message}"):
+    # Checked against the bot's declared options, so the error names the option instead
+    # of the bot failing later on int('abc').
+    with pytest.raises(ValueError, match=f"bot '[a-z]+': option {message}"):
         make_bot(spec)
 
 

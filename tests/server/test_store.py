@@ -53,7 +53,10 @@ def test_events_round_trip_and_stale_writes_fail(db: Database) -> None:
     assert st.events == (deal, EventRow(kind="action", seat=0, action=52))
     assert st.seats[0].name == "ann" and st.status == "playing"
     assert repo.unfinished() == ["t1"]
-    assert [g.table_id for g in repo.games_of("ann")] == ["t1"]
+    # A name finds finished games only; the seat's token finds it in any state.
+    assert repo.games_of("ann") == []
+    assert [g.table_id for g in repo.games_with_tokens([("t1", "h" * 64)])] == ["t1"]
+    assert repo.games_with_tokens([("t1", "e" * 64), ("t2", "h" * 64)]) == []
     assert repo.open_tables_of("c") == 1
 
 

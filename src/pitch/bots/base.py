@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from pitch.bots.options import Opt, check_options
 from pitch.engine import PlayerView
 
 
@@ -25,6 +26,8 @@ class Bot(ABC):
     name: ClassVar[str] = "bot"
     level: ClassVar[str] = ""
     """A level name a player understands (beginner, club, expert, master)."""
+    OPTIONS: ClassVar[dict[str, Opt]] = {}
+    """The bot's options with their types and bounds (:mod:`pitch.bots.options`)."""
 
     def __init__(self, *, rng: random.Random | None = None) -> None:
         self.rng = rng if rng is not None else random.Random()
@@ -36,6 +39,12 @@ class Bot(ABC):
     def game_over(self, view: PlayerView) -> None:  # noqa: B027 - optional hook
         """Called once per seat when the game ends (or is stopped), with the final view.
         Bots that keep a process or per-game memory use it; the default does nothing."""
+
+    @classmethod
+    def checked(cls, given: dict[str, Any]) -> dict[str, Any]:
+        """The constructor's options (``locals()``) checked against :attr:`OPTIONS`: a
+        non-finite, out-of-range or wrongly typed value raises ``ValueError`` naming it."""
+        return check_options(cls.name, cls.OPTIONS, {k: given[k] for k in cls.OPTIONS})
 
     def describe(self) -> str:
         return self.name

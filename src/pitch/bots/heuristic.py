@@ -22,6 +22,7 @@ import random
 from typing import ClassVar
 
 from pitch.bots.base import Bot
+from pitch.bots.options import Opt
 from pitch.bots.policy import choose_bid, choose_card
 from pitch.engine import PlayerView
 from pitch.engine.actions import BID_BASE
@@ -144,9 +145,11 @@ class HeuristicBot(Bot):
     name: ClassVar[str] = "heuristic"
     level: ClassVar[str] = "club"
 
+    OPTIONS: ClassVar[dict[str, Opt]] = {"aggression": Opt(float, -10.0, 10.0)}
+
     def __init__(self, *, rng: random.Random | None = None, aggression: float = 0.0) -> None:
         super().__init__(rng=rng)
-        self.aggression = float(aggression)
+        self.aggression = self.checked(locals())["aggression"]
 
     def act(self, view: PlayerView) -> int:
         return view_action(view, self.aggression)

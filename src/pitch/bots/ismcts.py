@@ -38,6 +38,7 @@ from typing import ClassVar
 from pitch import fastcore
 from pitch.bots.base import Bot
 from pitch.bots.heuristic import hand_outcome, state_action
+from pitch.bots.options import SECONDS, Opt
 from pitch.bots.pimc import BID_BONUS, ROLLOUTS, WIN_BONUS, hand_value
 from pitch.bots.sampling import sample_state
 from pitch.engine import BID_BASE, PlayerView
@@ -77,6 +78,15 @@ class IsmctsBot(Bot):
 
     name: ClassVar[str] = "ismcts"
     level: ClassVar[str] = "expert"
+    OPTIONS: ClassVar[dict[str, Opt]] = {
+        "iterations": Opt(int, 1, 100_000_000, none=True),
+        "time": SECONDS,
+        "c": Opt(float, 0.0, 100.0),
+        "rollout": Opt(str, choices=tuple(ROLLOUTS)),
+        "tries": Opt(int, 1, 1000),
+        "engine": Opt(str, choices=ENGINES),
+        "bid_bonus": Opt(float, 0.0, 100.0),
+    }
 
     def __init__(
         self,
@@ -91,24 +101,19 @@ class IsmctsBot(Bot):
         bid_bonus: float = BID_BONUS,
     ) -> None:
         super().__init__(rng=rng)
-        if engine not in ENGINES:
-            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+        o = self.checked(locals())
+        engine, rollout = o["engine"], o["rollout"]
         self.kernel = engine == "kernel" or (engine == "auto" and fastcore.COMPILED)
+        iterations = o["iterations"]
         if iterations is None:
             iterations = KERNEL_ITERATIONS if self.kernel else PYTHON_ITERATIONS
-        if int(iterations) < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if time is not None and float(time) <= 0:
-            raise ValueError(f"time must be positive seconds, not {time}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
-        self.iterations = int(iterations)
-        self.time = float(time) if time is not None else None
-        self.c = float(c)
+        self.iterations = iterations
+        self.time = o["time"]
+        self.c = o["c"]
         self.rollout = ROLLOUTS[rollout]
         self.policy = KERNEL_POLICY[rollout]
-        self.tries = int(tries)
-        self.bid_bonus = float(bid_bonus)
+        self.tries = o["tries"]
+        self.bid_bonus = o["bid_bonus"]
         self.last_iterations = 0
         """Iterations of the last search (for benchmarks)."""
 

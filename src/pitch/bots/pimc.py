@@ -34,6 +34,7 @@ from typing import ClassVar
 from pitch import fastcore
 from pitch.bots.base import Bot
 from pitch.bots.heuristic import hand_outcome, heuristic_rollout, random_rollout, view_action
+from pitch.bots.options import SECONDS, Opt
 from pitch.bots.sampling import sample_state
 from pitch.engine import PlayerView, Rules
 from pitch.engine.state import BID, GameState
@@ -120,6 +121,19 @@ class PimcBot(Bot):
 
     name: ClassVar[str] = "pimc"
     level: ClassVar[str] = "master"
+    OPTIONS: ClassVar[dict[str, Opt]] = {
+        "samples": Opt(int, 1, 1_000_000, none=True),
+        "time": SECONDS,
+        "rollout": Opt(str, choices=tuple(ROLLOUTS)),
+        "tries": Opt(int, 1, 1000, none=True),
+        "infer": Opt(bool),
+        "bid_bonus": Opt(float, 0.0, 100.0),
+        "bid_margin": Opt(float, -100.0, 100.0),
+        "bid_factor": Opt(int, 1, 100),
+        "solve": Opt(str, choices=tuple(SOLVE)),
+        "nested": Opt(int, 0, 10_000),
+        "nested_tries": Opt(int, 1, 100),
+    }
 
     def __init__(
         self,
@@ -138,57 +152,43 @@ class PimcBot(Bot):
         nested_tries: int = 1,
     ) -> None:
         super().__init__(rng=rng)
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, not {rollout!r}")
-        if solve not in SOLVE:
-            raise ValueError(f"solve must be one of {', '.join(SOLVE)}, not {solve!r}")
+        o = self.checked(locals())
+        rollout, solve, nested = o["rollout"], o["solve"], o["nested"]
         if SOLVE[solve] and rollout not in KERNEL_POLICIES:
             raise ValueError(
                 f"solve={solve} needs the compiled search (numba installed, rollout=fast), "
                 f"not rollout={rollout}"
             )
-        if int(nested) < 0 or int(nested_tries) < 1:
-            raise ValueError(
-                f"nested must be 0 or more and nested_tries 1 or more, not {nested}, {nested_tries}"
-            )
-        if int(nested) and (rollout not in KERNEL_POLICIES or SOLVE[solve]):
+        if nested and (rollout not in KERNEL_POLICIES or SOLVE[solve]):
             raise ValueError(
                 "nested=... needs the compiled search (numba installed, rollout=fast) "
                 "and solve=none"
             )
         self.solve = solve
-        self.nested = int(nested)
+        self.nested = nested
         self.kernel = (
             fast_search.PimcSearch(
                 KERNEL_POLICIES[rollout],
                 SOLVE[solve],
-                nested=int(nested),
-                nested_tries=int(nested_tries),
+                nested=nested,
+                nested_tries=o["nested_tries"],
                 nested_bonus=WIN_BONUS,
             )
             if rollout in KERNEL_POLICIES
             else None
         )
+        kernel = self.kernel is not None
+        samples, tries = o["samples"], o["tries"]
         if samples is None:
-            samples = KERNEL_SAMPLES if self.kernel is not None else PYTHON_SAMPLES
-        if int(samples) < 1:
-            raise ValueError(f"samples must be at least 1, not {samples}")
-        if time is not None and float(time) <= 0:
-            raise ValueError(f"time must be positive seconds, not {time}")
-        self.samples = int(samples)
-        self.time = float(time) if time is not None else None
+            samples = KERNEL_SAMPLES if kernel else PYTHON_SAMPLES
+        self.samples = samples
+        self.time = o["time"]
         self.rollout = ROLLOUTS[rollout]
-        if tries is None:
-            tries = KERNEL_TRIES if self.kernel is not None else PYTHON_TRIES
-        if int(tries) < 1:
-            raise ValueError(f"tries must be at least 1, not {tries}")
-        self.tries = int(tries)
-        self.infer = bool(infer)
-        if int(bid_factor) < 1:
-            raise ValueError(f"bid_factor must be at least 1, not {bid_factor}")
-        self.bid_bonus = float(bid_bonus)
-        self.bid_margin = float(bid_margin)
-        self.bid_factor = int(bid_factor)
+        self.tries = tries if tries is not None else KERNEL_TRIES if kernel else PYTHON_TRIES
+        self.infer = o["infer"]
+        self.bid_bonus = o["bid_bonus"]
+        self.bid_margin = o["bid_margin"]
+        self.bid_factor = o["bid_factor"]
 
     def act(self, view: PlayerView) -> int:
         legal = list(view.legal_actions())

@@ -21,6 +21,7 @@ from pitch.bots.base import Bot
 from pitch.bots.external import ExternalBot
 from pitch.bots.heuristic import HeuristicBot
 from pitch.bots.ismcts import IsmctsBot
+from pitch.bots.options import NETWORK, check_options
 from pitch.bots.pimc import PimcBot
 from pitch.bots.random_bot import RandomBot
 
@@ -158,7 +159,11 @@ def make_bot(spec: str | BotSpec, *, rng: random.Random | None = None) -> Bot:
     factory = load_bot(s.name)
     if factory is None:
         raise ValueError(f"unknown bot {s.name!r}; known bots: {', '.join(known_bots())}")
-    _check_types(s.name, factory, s.options)
+    declared = getattr(factory, "OPTIONS", None)
+    if isinstance(declared, dict) and inspect.isclass(factory) and issubclass(factory, Bot):
+        check_options(s.name, declared, s.options)  # names the option, its type and range
+    else:
+        _check_types(s.name, factory, s.options)
     try:
         return factory(rng=rng, **s.options)
     except TypeError as e:
@@ -191,3 +196,24 @@ def _check_types(name: str, factory: BotFactory, options: dict[str, Any]) -> Non
             raise ValueError(
                 f"bad options for bot {name!r}: {key} must be {' or '.join(kinds)}, not {value!r}"
             )
+
+
+def network_spec(text: str) -> BotSpec:
+    """A bot spec as a request from the network may give it: a shipped bot or level with
+    only the options of :data:`pitch.bots.options.NETWORK`, within its bounds (a time cap
+    of at most 2 s a decision). ``ValueError`` says what is refused and what is allowed."""
+    spec = parse_bot_spec(text)
+    allowed = NETWORK.get(spec.name)
+    if allowed is None:
+        what = (
+            "external program bots (ext:...) would run a command on the server"
+            if spec.name == "ext"
+            else f"bot {spec.name!r} is not offered here"
+        )
+        raise ValueError(
+            f"{what}; a table may seat {', '.join(sorted(NETWORK))} or a level "
+            f"({', '.join(ALIASES)})"
+        )
+    check_options(spec.name, allowed, spec.options)
+    make_bot(spec)  # every other check the bot makes of its options
+    return spec

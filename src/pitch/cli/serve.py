@@ -38,6 +38,21 @@ def serve(
             "default 'default'): each restores only the tables it served.",
         ),
     ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="Proxies whose X-Forwarded-For/-Proto are believed, comma-separated "
+            "addresses or networks (PITCH_FORWARDED_ALLOW_IPS; default: none, so "
+            "clients cannot choose the address the limits count them by).",
+        ),
+    ] = None,
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Another site whose pages may create tables and open sockets here "
+            "(repeatable; PITCH_ALLOWED_ORIGINS). This site and --public-url always may.",
+        ),
+    ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve tables for friends and bots over HTTP and WebSockets."""
@@ -52,16 +67,35 @@ def serve(
         raise typer.Exit(2) from None
     from sqlalchemy.exc import ArgumentError, OperationalError
 
+    from pitch.server.guard import ConnectionLimits, guarded_http
     from pitch.server.protocol import MAX_MESSAGE_BYTES
+    from pitch.store import InstanceTaken
 
     settings = Settings(db_url=db, public_url=public_url, bot_workers=bot_workers)
     if instance is not None:
         settings = dataclasses.replace(settings, instance=instance)
+    if forwarded_allow_ips is not None:
+        ips = tuple(x.strip() for x in forwarded_allow_ips.split(",") if x.strip())
+        settings = dataclasses.replace(settings, forwarded_allow_ips=ips)
+    if allowed_origin:
+        settings = dataclasses.replace(settings, allowed_origins=tuple(allowed_origin))
+    try:
+        limits = ConnectionLimits(
+            per_address=settings.max_connections_per_client,
+            header_seconds=settings.header_seconds,
+            trusted=settings.forwarded_allow_ips,
+        )
+    except ValueError as e:
+        typer.echo(f"--forwarded-allow-ips: {e}", err=True)
+        raise typer.Exit(2) from None
     if not 1 <= len(settings.instance) <= 64:
         typer.echo("--instance (PITCH_INSTANCE) must be 1..64 characters", err=True)
         raise typer.Exit(2)
     try:
         app = create_app(settings)
+    except InstanceTaken as e:
+        typer.echo(f"pitch serve: {e}", err=True)
+        raise typer.Exit(2) from None
     except (ArgumentError, OperationalError, OSError, ValueError) as e:
         typer.echo(f"cannot open the database {db!r}: {e}", err=True)
         raise typer.Exit(2) from None
@@ -80,6 +114,12 @@ def serve(
             host=host,
             port=port,
             log_level=log_level,
+            http=guarded_http(limits),
+            proxy_headers=bool(settings.forwarded_allow_ips),
+            forwarded_allow_ips=list(settings.forwarded_allow_ips) or None,
+            timeout_keep_alive=5,
+            # SIGTERM: sockets are closed and the last requests get this long.
+            timeout_graceful_shutdown=3,
             ws_max_size=4 * MAX_MESSAGE_BYTES,
             ws_ping_interval=20,
             ws_ping_timeout=20,

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
+import fastapi_offline
 from fastapi import Body, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
@@ -18,8 +20,9 @@ from fastapi.staticfiles import StaticFiles
 from pitch.bots.registry import ALIASES, BOTS
 from pitch.engine import PRESETS
 from pitch.server.fairness import FAIRNESS_HTML
+from pitch.server.guard import Guard
 from pitch.server.limits import KeyedBuckets, client_key
-from pitch.server.live import Conn, LiveTable
+from pitch.server.live import Conn, LiveTable, hash_token
 from pitch.server.protocol import error, parse_client_message
 from pitch.server.records_check import check_records
 from pitch.server.schemas import (
@@ -27,6 +30,7 @@ from pitch.server.schemas import (
     ClaimSeat,
     CreateTable,
     GameListItem,
+    MyTables,
     Problem,
     RecordProblem,
     RecordsChecked,
@@ -36,8 +40,32 @@ from pitch.server.schemas import (
 from pitch.server.service import ServiceError, TableService
 from pitch.server.settings import Settings
 from pitch.server.view_json import hand_results
+from pitch.store import GameSummary
 
 STATIC = Path(__file__).parent / "static"
+SWAGGER_UI = Path(fastapi_offline.__file__).parent / "static"
+MAX_RECORDS_BODY = 2 * 1024 * 1024
+"""A record file sent to be checked (100 games of ~10 kB each, with room)."""
+_HOST = re.compile(
+    r"(?:[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?"
+)
+
+
+def _items(rows: list[GameSummary]) -> list[GameListItem]:
+    return [
+        GameListItem(
+            table=r.table_id,
+            seat=r.seat,
+            status=r.status,
+            winner=r.winner,
+            names=list(r.names),
+            created_at=r.created_at,
+            updated_at=r.updated_at,
+        )
+        for r in rows
+    ]
+
+
 log = logging.getLogger("pitch.server")
 
 TableId = Annotated[str, PathParam(min_length=1, max_length=32, pattern=r"^[a-z0-9]+$")]
@@ -75,15 +103,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Tables for Pitch (Auction Pitch, Setback). "
         "The WebSocket protocol is described in docs/server.md.",
         lifespan=lifespan,
+        docs_url=None,  # our own /docs page below: Swagger UI from the package, no CDN
+        redoc_url=None,
     )
     app.state.service = service
+    origins = [*settings.allowed_origins, *([settings.public_url] if settings.public_url else [])]
+    app.add_middleware(
+        Guard,
+        allowed_origins=origins,
+        large_bodies={"/api/records/verify": MAX_RECORDS_BODY},
+    )
+    app.mount("/docs-assets", StaticFiles(directory=SWAGGER_UI), name="docs-assets")
 
     @app.exception_handler(ServiceError)
     async def _service_error(_req: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse({"detail": exc.detail}, status_code=exc.status)
 
     def base_url(req: Request) -> str:
-        return (settings.public_url or str(req.base_url)).rstrip("/")
+        """Invite links' base: ``--public-url``, else the address the client used if it
+        is a plain host[:port] (never arbitrary text from a ``Host`` header), else the
+        address the server listens on."""
+        if settings.public_url:
+            return settings.public_url.rstrip("/")
+        host = req.headers.get("host", "")
+        if not _HOST.fullmatch(host):
+            server = req.scope.get("server") or ("127.0.0.1", 8000)
+            host = f"{server[0]}:{server[1]}"
+        return f"{req.url.scheme}://{host}"
 
     def info(t: LiveTable, req: Request) -> TableInfo:
         return TableInfo(
@@ -159,20 +205,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def games(
         name: Annotated[str, PathParam(min_length=1, max_length=32)],
     ) -> list[GameListItem]:
-        """Recent tables where a seat was claimed under this display name."""
-        rows = await service.run_db(service.repo.games_of, name)
-        return [
-            GameListItem(
-                table=r.table_id,
-                seat=r.seat,
-                status=r.status,
-                winner=r.winner,
-                names=list(r.names),
-                created_at=r.created_at,
-                updated_at=r.updated_at,
-            )
-            for r in rows
-        ]
+        """Recent *finished* games where a seat was claimed under this display name (a
+        name is no secret: open tables are found with their seat tokens, below)."""
+        return _items(await service.run_db(service.repo.games_of, name))
+
+    @app.post("/api/my/tables", tags=["records"])
+    async def my_tables(body: MyTables) -> list[GameListItem]:
+        """The tables whose seat tokens the client holds (its own, in any state)."""
+        pairs = [(s.table, hash_token(s.token)) for s in body.seats]
+        return _items(await service.run_db(service.repo.games_with_tokens, pairs))
 
     @app.get("/api/bots", tags=["lobby"])
     async def bots() -> dict[str, Any]:
@@ -185,7 +226,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/health", tags=["lobby"])
     async def health() -> dict[str, Any]:
-        return {"ok": True, "tables": len(service.tables)}
+        return {
+            "ok": True,
+            "instance": settings.instance,
+            "tables": len(service.tables),
+            "cached": len(service.cache),
+        }
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> FileResponse:
+        """Swagger UI, from the files of the fastapi-offline package (no CDN)."""
+        return FileResponse(STATIC / "docs.html")
 
     @app.get("/fairness", response_class=HTMLResponse, include_in_schema=False)
     async def fairness() -> str:
@@ -210,7 +261,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _serve_socket(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
         try:
-            t = await service.find(table_id[:33])
+            t = await service.find(table_id[:33], live=True)
         except ServiceError:
             await ws.send_json(error("no_table"))
             await ws.close(4404)

@@ -1,8 +1,17 @@
-"""Bot moves in worker processes, so that search never blocks the event loop."""
+"""Bot moves in worker processes, so that search never blocks the event loop.
+
+Each worker is a process of its own with a pipe to the server; a decision that runs
+past its bound is not waited for: the worker is killed and a fresh one started, so a
+bad bot costs its own table one decision's bound and other tables nothing. Whatever
+goes wrong (an exception, a crashed or dawdling worker, an illegal answer), the table
+gets a legal move from the heuristic, played in the server, and the failure is logged
+with the table and the spec.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -10,35 +19,32 @@ import random
 import secrets
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections import deque
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
 
+from pitch.bots.heuristic import view_action
 from pitch.bots.registry import make_bot, parse_bot_spec
 from pitch.engine import PlayerView
-from pitch.server.schemas import NETWORK_REFUSED
 
 log = logging.getLogger("pitch.server")
 
+REFUSED = ("ext",)
+"""Bots a worker never runs: ``ext:COMMAND`` would run a command on the server (a spec
+stored before requests were checked could still name one)."""
 
-_watching: list[int] = []
+
+# ------------------------------------------------------------------ in the worker
 
 
 def _exit_with_parent(parent: int) -> None:
-    """A worker whose server died (kill -9 gives it no chance to stop its pool) would
-    otherwise live on, holding memory and a compiled search: leave when orphaned."""
+    """A worker whose server died (kill -9 gives it no chance to stop its workers)
+    would otherwise live on, holding memory and a compiled search: leave when orphaned."""
     while os.getppid() == parent:
-        time.sleep(1.0)
+        time.sleep(0.5)
     os._exit(0)
-
-
-def _start(parent: int) -> None:
-    """Worker initializer. ``parent`` is the server's pid, passed in rather than read
-    here: a server killed while this worker was still starting would otherwise leave
-    it watching its new parent (init) for ever."""
-    if not _watching:
-        _watching.append(parent)
-        threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
-    _warm()
 
 
 def _warm() -> None:
@@ -52,67 +58,224 @@ def _warm() -> None:
 
 
 def choose(spec: str, view: PlayerView, seed: int) -> int:
-    """Run in a worker: a fresh bot of ``spec`` picks an action for ``view``. A spec
-    that would run a program (stored before requests refused it) is refused here too."""
-    if parse_bot_spec(spec).name in NETWORK_REFUSED:
+    """A fresh bot of ``spec`` picks an action for ``view`` (in a worker)."""
+    if parse_bot_spec(spec).name in REFUSED:
         raise ValueError(f"the server does not run external program bots: {spec!r}")
     bot = make_bot(spec, rng=random.Random(seed))
     return int(bot.act(view))
 
 
+def _worker_main(conn: Connection, parent: int) -> None:
+    """A worker's life: warm up, say ready, then answer one job at a time.
+    ``parent`` is the server's pid, passed in rather than read here: a server killed
+    while this worker was still starting would otherwise leave it watching init."""
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+    with contextlib.suppress(Exception):
+        _warm()
+    conn.send(("ready", None))
+    while True:
+        try:
+            job, spec, view, seed = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply: tuple[str, Any] = ("ok", choose(spec, view, seed))
+        except Exception as e:  # reported to the server, which plays for the bot
+            reply = ("error", f"{type(e).__name__}: {e}")
+        conn.send((job, reply))
+
+
+# ------------------------------------------------------------------ in the server
+
+
 def fallback(view: PlayerView) -> int:
-    """A legal action chosen at random (when a bot fails or takes too long)."""
+    """The heuristic's legal move (when a bot fails); a random legal one if even that
+    fails."""
+    try:
+        action = view_action(view)
+        if (view.legal >> action) & 1:
+            return action
+    except Exception:
+        log.exception("the heuristic failed too; playing a random legal move")
     return secrets.choice(list(view.legal_actions()))
 
 
+@dataclass(eq=False)
+class _Worker:
+    proc: BaseProcess
+    conn: Connection
+    ready: bool = False
+    job: int | None = None
+    waiter: asyncio.Future[tuple[str, Any]] | None = None
+    started: float = field(default_factory=time.monotonic)
+
+
+class BotFailure(Exception):
+    """Why a worker gave no answer (timeout, crash, exception in the bot)."""
+
+
 class BotPool:
+    """``workers`` processes; a job may run ``timeout`` seconds and wait as long for a
+    worker, after which it fails (and a running one is killed)."""
+
     def __init__(self, workers: int, timeout: float) -> None:
         self.workers = max(1, workers)
         self.timeout = timeout
-        self._pool: ProcessPoolExecutor | None = None
+        self._all: list[_Worker] = []
+        self._idle: deque[_Worker] = deque()
+        self._wanted: deque[asyncio.Future[_Worker]] = deque()
+        self._jobs = 0
+        self._closed = False
+        self._ctx = multiprocessing.get_context("spawn")
+        # spawn, not fork: forking a process that runs an event loop and database
+        # threads copies locks in unknown states.
 
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # spawn, not fork: forking a process that runs an event loop and
-            # database threads copies locks in unknown states.
-            self._pool = ProcessPoolExecutor(
-                self.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start,
-                initargs=(os.getpid(),),
-            )
-        return self._pool
+    # -------------------------------------------------------------- workers
 
     def warm(self) -> None:
         """Start the workers now, so that the first bot move does not wait for them."""
-        for _ in range(self.workers):
-            self._executor().submit(_warm)
+        while len(self._all) < self.workers and not self._closed:
+            self._spawn()
 
-    async def choose(self, spec: str, view: PlayerView) -> int:
-        """The bot's action, or a random legal one if the bot fails."""
-        action = await self.suggest(spec, view)
-        return fallback(view) if action is None else action
+    def _spawn(self) -> None:
+        parent_end, child_end = self._ctx.Pipe()
+        proc = self._ctx.Process(
+            target=_worker_main, args=(child_end, os.getpid()), daemon=True, name="pitch-bot"
+        )
+        proc.start()
+        child_end.close()
+        w = _Worker(proc, parent_end)
+        self._all.append(w)
+        asyncio.get_running_loop().add_reader(parent_end.fileno(), self._readable, w)
 
-    async def suggest(self, spec: str, view: PlayerView) -> int | None:
-        """The bot's legal action for ``view``, or ``None`` if it fails or takes too long."""
-        loop = asyncio.get_running_loop()
-        seed = secrets.randbits(64)
+    def _readable(self, w: _Worker) -> None:
         try:
-            fut = loop.run_in_executor(self._executor(), choose, spec, view, seed)
-            action = await asyncio.wait_for(fut, self.timeout)
-        except BrokenProcessPool:
-            log.error("bot worker died; restarting the pool")
-            self._pool = None
-            return None
-        except (TimeoutError, ValueError) as e:
-            log.warning("bot %s failed (%s)", spec, e)
-            return None
+            msg = w.conn.recv()
+        except (EOFError, OSError):
+            self._lost(w, "the bot worker died")
+            return
+        tag, reply = msg
+        if tag == "ready":
+            w.ready = True
+            self._release(w)
+        elif w.waiter is not None and tag == w.job and not w.waiter.done():
+            w.waiter.set_result(reply)
+
+    def _release(self, w: _Worker) -> None:
+        w.job = w.waiter = None
+        while self._wanted:
+            f = self._wanted.popleft()
+            if not f.done():
+                f.set_result(w)
+                return
+        self._idle.append(w)
+
+    def _lost(self, w: _Worker, why: str) -> None:
+        """End ``w`` (killed if still running) and start a replacement."""
+        if w not in self._all:
+            return
+        self._all.remove(w)
+        with contextlib.suppress(ValueError):
+            self._idle.remove(w)
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(w.conn.fileno())
+        if w.waiter is not None and not w.waiter.done():
+            w.waiter.set_exception(BotFailure(why))
+        _kill(w)
+        if not self._closed:
+            self._spawn()
+
+    async def _acquire(self) -> _Worker:
+        if not self._all:
+            self.warm()
+        while self._idle:
+            w = self._idle.popleft()
+            if w in self._all:
+                return w
+        f: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
+        self._wanted.append(f)
+        try:
+            return await asyncio.wait_for(f, self.timeout)
+        except TimeoutError:
+            raise BotFailure(f"no bot worker was free within {self.timeout:g} s") from None
+        except asyncio.CancelledError:
+            if f.done() and not f.cancelled():
+                self._release(f.result())  # it was handed over just as we gave up
+            raise
+
+    # -------------------------------------------------------------- jobs
+
+    async def run(self, spec: str, view: PlayerView) -> int:
+        """The bot's action for ``view``, from a worker; :class:`BotFailure` if it fails,
+        takes longer than ``timeout`` (the worker is then killed) or answers an illegal
+        action."""
+        if self._closed:
+            raise BotFailure("the server is shutting down")
+        w = await self._acquire()
+        self._jobs += 1
+        job = self._jobs
+        w.job = job
+        w.waiter = asyncio.get_running_loop().create_future()
+        try:
+            w.conn.send((job, spec, view, secrets.randbits(64)))
+            tag, value = await asyncio.wait_for(w.waiter, self.timeout)
+        except TimeoutError:
+            self._lost(w, "timeout")
+            raise BotFailure(f"took longer than {self.timeout:g} s; its worker was ended") from None
+        except asyncio.CancelledError:
+            # Nobody waits for the answer any more: the worker is still busy with it.
+            self._lost(w, "cancelled")
+            raise
+        except (BotFailure, OSError) as e:
+            self._lost(w, str(e))
+            raise BotFailure(str(e) or "the bot worker died") from None
+        self._release(w)
+        if tag != "ok":
+            raise BotFailure(str(value))
+        action = int(value)
         if not (view.legal >> action) & 1:
-            log.warning("bot %s chose an illegal action %s", spec, action)
+            raise BotFailure(f"chose an illegal action {action}")
+        return action
+
+    async def suggest(self, spec: str, view: PlayerView, table: str = "") -> int | None:
+        """The bot's legal action for ``view``, or ``None`` if it fails (logged)."""
+        try:
+            return await self.run(spec, view)
+        except BotFailure as e:
+            log.warning("bot %s at table %s failed: %s", spec, table or "-", e)
             return None
+
+    async def choose(self, spec: str, view: PlayerView, table: str = "") -> int:
+        """The bot's action, or the heuristic's if the bot fails."""
+        action = await self.suggest(spec, view, table)
+        if action is None:
+            log.warning("the heuristic played for bot %s at table %s", spec, table or "-")
+            return fallback(view)
         return action
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """End every worker now (a running search is not waited for)."""
+        self._closed = True
+        for f in self._wanted:
+            if not f.done():
+                f.cancel()
+        for w in list(self._all):
+            with contextlib.suppress(Exception):
+                asyncio.get_running_loop().remove_reader(w.conn.fileno())
+            if w.waiter is not None and not w.waiter.done():
+                w.waiter.set_exception(BotFailure("the server is shutting down"))
+            _kill(w)
+        self._all.clear()
+        self._idle.clear()
+
+    def pids(self) -> list[int]:
+        return [w.proc.pid for w in self._all if w.proc.pid is not None]
+
+
+def _kill(w: _Worker) -> None:
+    with contextlib.suppress(Exception):
+        w.proc.kill()
+    with contextlib.suppress(Exception):
+        w.proc.join(1.0)  # SIGKILL cannot be ignored: this only reaps it
+    with contextlib.suppress(Exception):
+        w.conn.close()

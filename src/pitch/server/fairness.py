@@ -3,8 +3,7 @@
 FAIRNESS_HTML = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>How cards are dealt - pitch</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font-family:system-ui,sans-serif;max-width:44em;margin:2em auto;padding:0 1em;
-line-height:1.5}code{background:#eee;padding:0 .2em}</style></head><body>
+<link rel="stylesheet" href="/page.css"></head><body>
 <h1>How cards are dealt</h1>
 <p>Every hand at a live table is shuffled by the server with Python's
 <code>secrets</code> module (<code>secrets.SystemRandom</code>), which draws from the

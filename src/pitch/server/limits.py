@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import time
 from collections import OrderedDict
 
@@ -54,7 +55,29 @@ class KeyedBuckets:
         return b.take()
 
 
+def client_address(host: str | None) -> str:
+    """The address limits count by: an IPv4 address as is, an IPv6 address as its /64
+    (one customer's network: a client can take any address in it at will)."""
+    if not host:
+        return "?"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 def client_key(host: str | None) -> str:
-    """A short hash of the client's address: limits need identity, the database
-    need not keep addresses."""
-    return hashlib.sha256((host or "?").encode()).hexdigest()[:16]
+    """A short hash of the client's address (:func:`client_address`): limits need
+    identity, the database need not keep addresses.
+
+    >>> client_key("2001:db8::1") == client_key("2001:db8::ffff:1")
+    True
+    >>> client_key("2001:db8::1") == client_key("2001:db8:0:1::1")
+    False
+    """
+    return hashlib.sha256(client_address(host).encode()).hexdigest()[:16]

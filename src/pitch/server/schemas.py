@@ -7,27 +7,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from pitch.bots.registry import BOTS, make_bot, parse_bot_spec
+from pitch.bots.registry import network_spec
 from pitch.server.records_check import MAX_GAMES
-
-NETWORK_REFUSED = ("ext",)
-"""Bots never seated from a request: ``ext:COMMAND`` would run a command on the server."""
 
 
 def check_bot_spec(text: str) -> str:
-    """A registered bot name or level alias, with options; normalised. A bot that runs
-    a program (``ext:``) is refused, and the options are tried by making the bot once,
-    so a table never holds a seat whose bot cannot be made."""
-    spec = parse_bot_spec(text)  # ValueError names the known bots
-    if spec.name in NETWORK_REFUSED:
-        raise ValueError(
-            "external program bots (ext:...) cannot be seated over the network: they "
-            "would run a command on the server (use them with pitch arena or pitch play)"
-        )
-    if spec.name not in BOTS:
-        raise ValueError(f"unknown bot {text!r}; known bots: {', '.join(sorted(BOTS))}")
-    make_bot(spec)  # ValueError names a bad option (pimc:samples=abc)
-    return str(spec)
+    """A bot seat or substitute asked for by a request, normalised: a shipped bot or
+    level with only the options and bounds of :data:`pitch.bots.options.NETWORK` (no
+    ``ext:`` program, no search without a time cap of at most 2 s), and made once so
+    a table never holds a seat whose bot cannot be made."""
+    return str(network_spec(text))
 
 
 class _In(BaseModel):
@@ -123,6 +112,16 @@ class GameListItem(BaseModel):
     names: list[str | None]
     created_at: datetime
     updated_at: datetime
+
+
+class SeatKey(_In):
+    table: Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z0-9]+$")]
+    token: Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class MyTables(_In):
+    seats: Annotated[list[SeatKey], Field(max_length=50)]
+    """Seat tokens the client holds (the web client keeps them in localStorage)."""
 
 
 class RecordsIn(_In):

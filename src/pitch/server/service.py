@@ -14,6 +14,7 @@ import json
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -32,14 +33,14 @@ from pitch.engine import (
     parse_action,
     preset,
 )
-from pitch.server.bots import BotPool
+from pitch.server.bots import BotPool, fallback
 from pitch.server.commits import GroupCommitter
 from pitch.server.live import Conn, LiveTable, Seat, deal_if_needed, hash_token
 from pitch.server.protocol import Act, Auth, Hint, Ping, Spectate, Sync, error
 from pitch.server.schemas import CreateTable, SeatInfo, SeatPlan
 from pitch.server.settings import Settings
 from pitch.server.view_json import StateTexts
-from pitch.store import Append, Database, EventRow, StaleWrite, TableRepo
+from pitch.store import Append, Database, EventRow, InstanceLease, StaleWrite, TableRepo
 
 log = logging.getLogger("pitch.server")
 T = TypeVar("T")
@@ -84,12 +85,22 @@ class TableService:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.db = Database(settings.db_url)
+        self.lease = InstanceLease(self.db, settings.instance)
+        try:
+            self.lease.acquire()  # InstanceTaken: another live process is this instance
+        except Exception:
+            self.db.close()
+            raise
         self.repo = TableRepo(self.db, owner=settings.instance)
         # SQLite has one writer: one thread keeps commits in order without lock waits.
         self._db_pool = ThreadPoolExecutor(1 if self.db.is_sqlite else 4, "pitch-db")
         self.commits = GroupCommitter(self.repo.writer, self._db_pool, inline=self.db.is_sqlite)
         self.bots = BotPool(settings.bot_workers, settings.bot_timeout)
         self.tables: dict[str, LiveTable] = {}
+        """Live tables: played at, joined, or waiting for players (count to the cap)."""
+        self.cache: OrderedDict[str, LiveTable] = OrderedDict()
+        """Tables loaded only to be read (LRU, ``max_cached_tables``)."""
+        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self.conns_by_client: dict[str, int] = {}
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -127,6 +138,7 @@ class TableService:
         self._db_pool.submit(self.repo.writer.checkpoint)
         self._db_pool.submit(self.repo.writer.close)
         self._db_pool.shutdown(wait=True)
+        self.lease.release()
         self.db.close()
 
     async def _sweep(self) -> None:
@@ -134,16 +146,18 @@ class TableService:
         after a while; they stay in the database and come back on first use."""
         while True:
             await asyncio.sleep(30)
-            now = time.monotonic()
-            for tid, t in list(self.tables.items()):
-                if (
-                    not t.spectators
-                    and not any(s.conns for s in t.seats)
-                    and (t.timer is None or t.timer.done())
-                    and not t.lock.locked()
-                    and now - t.idle_since > self.settings.idle_evict_seconds
-                ):
-                    del self.tables[tid]
+            self._evict_idle(time.monotonic(), self.settings.idle_evict_seconds)
+
+    def _evict_idle(self, now: float, older_than: float) -> None:
+        for tid, t in list(self.tables.items()):
+            if (
+                not t.spectators
+                and not any(s.conns for s in t.seats)
+                and (t.timer is None or t.timer.done())
+                and not t.lock.locked()
+                and now - t.idle_since >= older_than
+            ):
+                del self.tables[tid]
 
     # ------------------------------------------------------------ HTTP side
 
@@ -158,6 +172,8 @@ class TableService:
             )
         if not any(p.kind == "human" for p in plan):
             raise ServiceError(422, "a table needs at least one human seat")
+        if len(self.tables) >= self.settings.max_live_tables:
+            self._evict_idle(time.monotonic(), 0.0)  # they come back from the store
         if len(self.tables) >= self.settings.max_live_tables:
             raise ServiceError(503, "the server is full; try again later")
         n_open = await self.run_db(self.repo.open_tables_of, creator)
@@ -192,21 +208,56 @@ class TableService:
         self.tables[tid] = t
         return t
 
-    async def find(self, table_id: str) -> LiveTable:
+    async def find(self, table_id: str, *, live: bool = False) -> LiveTable:
+        """The table, from memory or the store. Reads (``live=False``) go through a
+        bounded cache and never count as live tables; a table someone joins or claims
+        a seat at (``live=True``) becomes live, if the server has room."""
         t = self.tables.get(table_id)
         if t is not None:
             return t
-        if len(table_id) > 32:
-            raise ServiceError(404, "no such table")
-        stored = await self.run_db(self.repo.load, table_id)
-        if stored is None:
-            raise ServiceError(404, "no such table")
-        t = LiveTable.from_stored(stored)
-        self.tables[table_id] = t
+        t = self.cache.get(table_id)
+        if t is None:
+            if len(table_id) > 32:
+                raise ServiceError(404, "no such table")
+            t = await self._load(table_id)
+            if t is None:
+                raise ServiceError(404, "no such table")
+            t = self.tables.get(table_id) or t  # made live while we loaded it
+        if live and table_id not in self.tables:
+            if len(self.tables) >= self.settings.max_live_tables:
+                self._evict_idle(now=time.monotonic(), older_than=0.0)
+            if len(self.tables) >= self.settings.max_live_tables:
+                raise ServiceError(503, "the server is full; try again later")
+            self.cache.pop(table_id, None)
+            self.tables[table_id] = t
+        elif table_id not in self.tables:
+            self.cache[table_id] = t
+            self.cache.move_to_end(table_id)
+            while len(self.cache) > self.settings.max_cached_tables:
+                self.cache.popitem(last=False)
         return t
 
+    async def _load(self, table_id: str) -> LiveTable | None:
+        """One load per table at a time, so two requests never make two copies."""
+        pending = self._loading.get(table_id)
+        if pending is None:
+            pending = asyncio.ensure_future(self._load_once(table_id))
+            self._loading[table_id] = pending
+            pending.add_done_callback(lambda _f: self._loading.pop(table_id, None))
+        return await asyncio.shield(pending)
+
+    async def _load_once(self, table_id: str) -> LiveTable | None:
+        stored = await self.run_db(self.repo.load, table_id)
+        if stored is None:
+            return None
+        try:
+            return LiveTable.from_stored(stored)
+        except (PitchError, AssertionError) as e:
+            log.error("table %s cannot be restored: %s", table_id, e)
+            return None
+
     async def claim(self, table_id: str, seat: int, name: str) -> str:
-        t = await self.find(table_id)
+        t = await self.find(table_id, live=True)
         if not 0 <= seat < len(t.seats):
             raise ServiceError(404, f"R1.3: seats are 0..{len(t.seats) - 1}")
         async with t.lock:
@@ -431,7 +482,7 @@ class TableService:
     async def _answer_hint(self, t: LiveTable, conn: Conn, seq: int, view: PlayerView) -> None:
         spec = self.settings.hint_bot
         try:
-            action = await self.bots.suggest(spec, view)
+            action = await self.bots.suggest(spec, view, t.id)
         except Exception:
             log.exception("hint failed at table %s", t.id)
             action = None
@@ -541,21 +592,32 @@ class TableService:
     async def _auto(
         self, t: LiveTable, seq: int, seat: int, due: float, by: str, spec: str
     ) -> None:
+        """Make the move nobody at a keyboard makes. The bot pool answers with a legal
+        move whatever the bot does (the heuristic's when it fails); should anything
+        else go wrong, the move is planned again shortly, so a table never stalls."""
         try:
             await asyncio.sleep(max(0.0, due - time.monotonic()))
             st = t.state
             if st is None or t.seq != seq:
                 return
-            action = await self.bots.choose(spec, st.view(seat))
+            view = st.view(seat)
+            action = await self.bots.choose(spec, view, t.id)
             async with t.lock:
                 if t.seq != seq:  # a human acted meanwhile
                     return
                 t.timer = None
                 await self._apply(t, seat, action, by)
+                if t.seq == seq:  # not applied (an engine refusal): play the heuristic's
+                    log.error("bot %s at table %s: move %s refused", spec, t.id, action)
+                    await self._apply(t, seat, fallback(view), by)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("automatic move failed at table %s", t.id)
+            log.exception("automatic move failed at table %s; trying again", t.id)
+            if t.timer is None or t.timer is asyncio.current_task():
+                t.timer = asyncio.create_task(
+                    self._auto(t, seq, seat, time.monotonic() + 1.0, by, spec)
+                )
 
     # ------------------------------------------------------------ connections per client
 

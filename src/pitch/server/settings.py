@@ -20,6 +20,10 @@ def _env_float(name: str, default: float) -> float:
         return default
 
 
+def _env_list(name: str) -> tuple[str, ...]:
+    return tuple(x.strip() for x in os.environ.get(name, "").split(",") if x.strip())
+
+
 @dataclass(frozen=True, kw_only=True)
 class Settings:
     db_url: str | None = None
@@ -30,8 +34,10 @@ class Settings:
     """This process's name when several share one database: each restores only the
     unfinished tables it served (the ones it last stored an event or claim of)."""
     bot_workers: int = field(default_factory=lambda: _env_int("PITCH_BOT_WORKERS", 2))
-    bot_timeout: float = 30.0
-    """Seconds a bot may think before a random legal action is played for it."""
+    bot_timeout: float = field(default_factory=lambda: _env_float("PITCH_BOT_TIMEOUT", 5.0))
+    """Seconds one bot decision may take (and may wait for a free worker): past it the
+    worker is ended and replaced, and the heuristic plays for the bot. Bots seated
+    over the network think at most 2 s a decision (``pitch.bots.options.NETWORK``)."""
     hint_bot: str = field(
         default_factory=lambda: os.environ.get("PITCH_HINT_BOT", "pimc:samples=12,time=0.4")
     )
@@ -55,5 +61,20 @@ class Settings:
     """Seconds a new socket has to send ``auth`` or ``spectate``."""
     send_queue: int = 256
     """Messages queued for a slow client before it is disconnected."""
+    max_cached_tables: int = field(default_factory=lambda: _env_int("PITCH_MAX_CACHED", 1000))
+    """Stored tables kept in memory for reading (``GET``) only, least recently used
+    dropped first; they do not count as live tables."""
+    allowed_origins: tuple[str, ...] = field(
+        default_factory=lambda: _env_list("PITCH_ALLOWED_ORIGINS")
+    )
+    """Other sites whose pages may send changes (POSTs, sockets) here, besides this
+    one and ``public_url``: ``https://friends.example``."""
+    forwarded_allow_ips: tuple[str, ...] = field(
+        default_factory=lambda: _env_list("PITCH_FORWARDED_ALLOW_IPS")
+    )
+    """Proxies (addresses or networks) whose ``X-Forwarded-For`` is believed. Default:
+    none, so a client cannot pick its own address for the per-client limits."""
+    header_seconds: float = 10.0
+    """A connection must send its request headers within this long."""
     idle_evict_seconds: float = 600.0
     """Tables with no one connected (and no bot to move) leave memory after this long."""

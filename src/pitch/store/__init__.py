@@ -6,6 +6,7 @@ events through the engine, so the database never holds a second copy of the rule
 """
 
 from pitch.store.db import Database, default_url
+from pitch.store.lease import InstanceLease, InstanceTaken
 from pitch.store.repo import GameSummary, SeatRow, StoredTable, TableRepo
 from pitch.store.writer import Append, EventRow, EventWriter, StaleWrite, WriterBusy
 
@@ -15,6 +16,8 @@ __all__ = [
     "EventRow",
     "EventWriter",
     "GameSummary",
+    "InstanceLease",
+    "InstanceTaken",
     "SeatRow",
     "StaleWrite",
     "StoredTable",

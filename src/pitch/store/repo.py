@@ -225,31 +225,45 @@ class TableRepo:
             return list(s.scalars(q).all())
 
     def games_of(self, name: str, limit: int = 20) -> list[GameSummary]:
-        """The most recent tables where a seat was claimed by ``name``."""
+        """The most recent *finished* tables where a seat was claimed by ``name``: a
+        name is no secret, so tables still open or in play are not shown by it (their
+        players find them with their seat tokens: :meth:`games_with_tokens`)."""
         with self.db.sessions() as s:
             rows = s.execute(
                 select(TableModel, SeatModel.seat)
                 .join(SeatModel, SeatModel.table_id == TableModel.id)
-                .where(SeatModel.name == name)
+                .where(SeatModel.name == name, TableModel.status == "over")
                 .order_by(TableModel.updated_at.desc())
                 .limit(limit)
             ).all()
-            out = []
-            for t, seat in rows:
-                names = s.scalars(
-                    select(SeatModel.name)
-                    .where(SeatModel.table_id == t.id)
-                    .order_by(SeatModel.seat)
-                ).all()
-                out.append(
-                    GameSummary(
-                        table_id=t.id,
-                        seat=seat,
-                        status=t.status,
-                        winner=t.winner,
-                        created_at=t.created_at,
-                        updated_at=t.updated_at,
-                        names=tuple(names),
-                    )
-                )
-            return out
+            return [self._summary(s, t, seat) for t, seat in rows]
+
+    def games_with_tokens(self, pairs: Sequence[tuple[str, str]]) -> list[GameSummary]:
+        """The tables of ``(table id, token hash)`` pairs whose hash is a seat's there,
+        newest first: a player's own tables, in any state."""
+        if not pairs:
+            return []
+        want = set(pairs)
+        with self.db.sessions() as s:
+            rows = s.execute(
+                select(TableModel, SeatModel.seat, SeatModel.token_hash)
+                .join(SeatModel, SeatModel.table_id == TableModel.id)
+                .where(SeatModel.table_id.in_({t for t, _ in pairs}))
+                .order_by(TableModel.updated_at.desc())
+            ).all()
+            return [self._summary(s, t, seat) for t, seat, th in rows if (t.id, th) in want]
+
+    @staticmethod
+    def _summary(s: Any, t: TableModel, seat: int) -> GameSummary:
+        names = s.scalars(
+            select(SeatModel.name).where(SeatModel.table_id == t.id).order_by(SeatModel.seat)
+        ).all()
+        return GameSummary(
+            table_id=t.id,
+            seat=seat,
+            status=t.status,
+            winner=t.winner,
+            created_at=t.created_at,
+            updated_at=t.updated_at,
+            names=tuple(names),
+        )
