@@ -8,7 +8,7 @@ import { hint } from "./hint.js";
 import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { bidRefusal, playRefusalText, serverError } from "./messages.js";
-import { playRefusal, trickWinner } from "./rules.js";
+import { playRefusal, sideOf, trickWinner } from "./rules.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import { handSummary, scoreSheet, seatName, sideName, winnerText } from "./summary.js";
@@ -26,6 +26,7 @@ const S = {
   selected: null,
   hint: null,
   seen: new Set(),
+  timerNote: null, // {seat, text}: the turn timer's last move, shown until that seat moves again
   closed: false,
 };
 let root = null;
@@ -35,7 +36,7 @@ let ticker = 0;
 
 export async function showTable(main, id) {
   root = main;
-  Object.assign(S, { id, info: null, msg: null, seat: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, closed: false });
+  Object.assign(S, { id, info: null, msg: null, seat: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, timerNote: null, closed: false });
   window.pitchTable = S; // the tests read results from here
   S.suggest = () => (S.msg?.game ? hint(S.msg.game, S.msg.rules, S.seat) : null);
   try {
@@ -132,10 +133,8 @@ function onState(m) {
       announce(/^[2-9TJQKA]/i.test(text) ? t("{name} plays {card}.", { name: name(m.last.seat), card: cardName(text) }) : text === "pass" ? t("{name} passes.", { name: name(m.last.seat) }) : t("{name} bids {n}.", { name: name(m.last.seat), n: text.split(" ")[1] }));
       if (/^[2-9TJQKA]/i.test(text)) sound.card();
     }
-    if (g.hands_played > pg.hands_played && g.last_hand) {
-      const r = g.last_hand;
-      toast(r.thrown_in ? t("Everyone passed: the cards are dealt again.") : r.made ? t("{name} made the bid ({sign}{n}).", { name: name(r.pitcher), sign: "+", n: r.bid }) : t("{name} was set back ({n}).", { name: name(r.pitcher), n: -r.bid }));
-    }
+    if (g.hands_played > pg.hands_played && g.last_hand) toast(handResultText(m.rules, g.last_hand));
+    madeFor(m, prev);
     if (g.turn === S.seat && pg.turn !== S.seat) sound.turn();
     if (g.winner !== null && pg.winner === null) sound.win();
   }
@@ -148,6 +147,64 @@ function onState(m) {
     act(c);
   }
   draw();
+}
+
+/** The end-of-hand line: the points the pitcher's side scored, as the hand summary shows. */
+function handResultText(rules, r) {
+  if (r.thrown_in) return t("Everyone passed: the cards are dealt again.");
+  const points = r.delta?.[sideOf(rules, r.pitcher)] ?? (r.made ? r.bid : -r.bid);
+  return r.made ? t("{name} made the bid ({sign}{n}).", { name: name(r.pitcher), sign: "+", n: points }) : t("{name} was set back ({n}).", { name: name(r.pitcher), n: points });
+}
+
+/** Say so when a move was made for a player: the turn timer ran out, or a stand-in bot
+ * plays for someone who is away (`last.by`, `seats[].substituted`, docs/server.md). */
+function madeFor(m, prev) {
+  const last = m.last;
+  if (last && m.seq !== prev?.seq) {
+    if (last.by === "timer") {
+      S.timerNote = { seat: last.seat, text: timerText(last) };
+      announce(S.timerNote.text); // shown in #notices: a toast would cover it
+    } else if (S.timerNote?.seat === last.seat) S.timerNote = null;
+  }
+  for (const s of m.seats) {
+    if (s.substituted && !prev?.seats?.[s.seat]?.substituted) {
+      announce(standInText(s.seat));
+    }
+  }
+}
+
+function timerText(last) {
+  const you = last.seat === S.seat;
+  const card = /^[2-9TJQKA]/i.test(last.text);
+  if (card) return you ? t("Time ran out: a bot played {card} for you.", { card: cardName(last.text) }) : t("Time ran out: a bot played {card} for {name}.", { card: cardName(last.text), name: name(last.seat) });
+  const bid = bidText(last.text === "pass" ? 0 : Number(last.text.split(" ")[1]));
+  return you ? t("Time ran out: a bot chose {bid} for you.", { bid }) : t("Time ran out: a bot chose {bid} for {name}.", { bid, name: name(last.seat) });
+}
+
+function standInText(seat) {
+  return t("A bot is playing for {name} while they are away.", { name: name(seat) });
+}
+
+/** The notices of moves made for players, kept on screen (a toast only flashes). */
+function notices() {
+  const items = [];
+  if (S.timerNote) items.push(h("li", { class: "notice timer", dataset: { seat: String(S.timerNote.seat) } }, S.timerNote.text));
+  for (const s of S.msg.seats) {
+    if (s.substituted) items.push(h("li", { class: "notice stand-in", dataset: { seat: String(s.seat) } }, standInText(s.seat)));
+  }
+  return items.length ? h("ul", { class: "notices", id: "notices", "aria-label": t("Moves made for players") }, items) : null;
+}
+
+/** A stand-in bot at a seat shows in its label: "away: a bot plays" instead of "away". */
+function markStandIns(board, seats) {
+  for (const s of seats) {
+    if (!s.substituted) continue;
+    const el = board.querySelector(`.seat[data-seat="${s.seat}"]`);
+    if (!el) continue;
+    const text = t("away: a bot plays");
+    el.querySelector(".seat-name")?.append(h("span", { class: "away stand-in" }, text));
+    el.setAttribute("aria-label", `${el.getAttribute("aria-label")}, ${text}`);
+  }
 }
 
 let filling = false;
@@ -232,10 +289,11 @@ function drawPage() {
       trick: showing ? showing.trick : g.trick,
       turn: g.turn,
       handSizes: g.hand_sizes,
-      away: m.seats.map((x) => x.kind === "human" && x.claimed && !x.connected),
+      away: m.seats.map((x) => x.kind === "human" && x.claimed && !x.connected && !x.substituted),
     },
     S.seen,
   );
+  markStandIns(board, m.seats);
   const mid = board.querySelector(".middle");
   mid.addEventListener("dragover", (e) => {
     e.preventDefault();
@@ -253,7 +311,7 @@ function drawPage() {
     h(
       "div",
       { class: "table-layout" },
-      h("div", { class: "board-wrap" }, h("div", { class: "status-row" }, statusLine(g), turnClock()), board, actionBar(g, rules), handEl(g)),
+      h("div", { class: "board-wrap" }, h("div", { class: "status-row" }, statusLine(g), turnClock()), notices(), board, actionBar(g, rules), handEl(g)),
       sidePanel(g, rules),
     ),
   );
@@ -474,7 +532,7 @@ function sidePanel(g, rules) {
   const scores = h(
     "ul",
     { class: "score-line current", id: "scores" },
-    g.scores.map((s, i) => h("li", { dataset: { side: String(i) } }, h("span", { class: "who" }, sideName(rules, names(), i)), h("b", {}, String(s)))),
+    g.scores.map((s, i) => h("li", { dataset: { side: String(i) } }, sideScore(rules, i, s))),
   );
   side.append(h("h2", {}, t("Scores (target {n})", { n: rules.target })), scores);
   if (g.bids.length && g.phase !== "deal") {
@@ -490,11 +548,17 @@ function sidePanel(g, rules) {
   return side;
 }
 
+/** A side's name and its score as separate elements, the score set off as a chip (and,
+ * for screen readers and copied text, after a colon): "Tess & Bot 3: 32", never "Bot 3 32". */
+function sideScore(rules, side, score) {
+  return [h("span", { class: "who" }, sideName(rules, names(), side)), h("span", { class: "sr-only" }, ": "), h("b", { class: "points" }, String(score))];
+}
+
 function gameOver(g, rules) {
   const box = h("section", { class: "panel game-over", id: "game-over" });
   box.append(
     h("h2", { class: "winner-line" }, winnerText(rules, names(), g.winner)),
-    h("p", {}, t("Final score:"), " ", g.scores.map((s, i) => `${sideName(rules, names(), i)} ${s}`).join(" · ")),
+    h("p", { class: "final-score" }, t("Final score:"), " ", g.scores.map((s, i) => [i ? " · " : null, h("span", { class: "side-score", dataset: { side: String(i) } }, sideScore(rules, i, s))])),
     h("a", { class: "button", href: api.recordUrl(S.id), download: `pitch-${S.id}.json`, id: "download-record" }, t("Download the record")),
     " ",
     h("button", { type: "button", class: "primary", id: "watch-replay", onclick: watchReplay }, t("Watch the replay")),

@@ -1,0 +1,232 @@
+"""What the table says about a hand and about moves made for players: the end-of-hand
+message gives the points the summary gives, scores stand apart from the side names, and
+a turn-timer move or a stand-in bot playing for someone away is announced to the table.
+
+The first two use a table whose socket this test plays the server for (exact states,
+docs/server.md); the announcements use the real server with a 3 s timer."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.web.conftest import PHONE, new_page, shot
+
+TABLE = "mocktable1"
+RULES = {"players": 4, "partnerships": True, "target": 21, "low_to": "captor"}
+
+
+def _seats() -> list[dict[str, Any]]:
+    seats: list[dict[str, Any]] = [
+        {"seat": 0, "kind": "human", "bot": None, "name": "Tess", "claimed": True}
+    ]
+    seats += [{"seat": s, "kind": "bot", "bot": "heuristic", "name": None} for s in (1, 2, 3)]
+    for s in seats:
+        s |= {"claimed": True, "connected": True, "substituted": False}
+    return seats
+
+
+def _game(**changes: Any) -> dict[str, Any]:
+    game = {
+        "phase": "play",
+        "hand_number": 1,
+        "turn": 3,
+        "dealer": 0,
+        "scores": [10, 7],
+        "sides": [[0, 2], [1, 3]],
+        "hand": ["2c"],
+        "legal": [],
+        "hand_sizes": [1, 1, 1, 0],
+        "bids": [{"seat": 1, "bid": 0, "text": "pass"}, {"seat": 3, "bid": 1, "text": "bid 1"}],
+        "high_bid": 1,
+        "high_bidder": 3,
+        "pitcher": 3,
+        "contract": 1,
+        "trump": "h",
+        "trick": {"leader": 3, "cards": [{"seat": 3, "card": "Ah"}]},
+        "tricks": [],
+        "tricks_taken": [0, 0],
+        "last_hand": None,
+        "hands_played": 0,
+        "winner": None,
+    }
+    return game | changes
+
+
+# Bot 4 (seat 3, side 1) bid 1 and took High and Game: +2, not the bid's 1.
+HAND = {
+    "dealer": 0,
+    "pitcher": 3,
+    "bid": 1,
+    "trump": "h",
+    "thrown_in": False,
+    "awards": {"high": 1, "low": 0, "jack": 0, "game": 1},
+    "cards": {"high": "Ah", "low": "2h", "jack": "Jh"},
+    "game_points": [9, 21],
+    "won": [False, False],
+    "made": True,
+    "delta": [2, 2],
+    "scores": [12, 9],
+}
+
+
+def _state(seq: int, game: dict[str, Any], status: str = "playing") -> str:
+    msg = {
+        "type": "state",
+        "table": TABLE,
+        "seq": seq,
+        "status": status,
+        "seat": 0,
+        "seats": _seats(),
+        "rules": RULES,
+        "last": {"seat": 3, "action": 0, "text": "Ah", "by": "bot"},
+        "turn_deadline": None,
+        "game": game,
+    }
+    return json.dumps(msg)
+
+
+def _fake_table(page: Any, url: str) -> Any:
+    """Open /t/TABLE with this test as its server; returns the socket route to push states
+    with (the page first gets a mid-hand state)."""
+    info = {"id": TABLE, "status": "playing", "rules": RULES, "options": {}, "seats": _seats()}
+    info |= {"seq": 10, "winner": None, "invite_url": f"{url}/t/{TABLE}", "created_at": 0}
+    page.route(f"**/api/tables/{TABLE}", lambda r: r.fulfill(json=info))
+    page.route(f"**/api/tables/{TABLE}/hands", lambda r: r.fulfill(json=[HAND]))
+    sockets: list[Any] = []
+
+    def on_socket(ws: Any) -> None:
+        def on_message(text: str | bytes) -> None:
+            if json.loads(text).get("type") == "auth":
+                ws.send(
+                    json.dumps({"type": "welcome", "table": TABLE, "seat": 0, "server_time": 0})
+                )
+                ws.send(_state(10, _game()))
+
+        ws.on_message(on_message)
+        sockets.append(ws)
+
+    page.route_web_socket(f"**/ws/tables/{TABLE}", on_socket)
+    page.context.add_init_script(f"localStorage.setItem('pitch.token.{TABLE}', 'tok')")
+    page.goto(f"{url}/t/{TABLE}")
+    expect(page.locator("#board .trick .card")).to_have_count(1)
+    assert len(sockets) == 1
+    return sockets[0]
+
+
+def test_end_of_hand_message_gives_the_points_of_the_summary(browser: Any, server_url: str) -> None:
+    page = new_page(browser)
+    ws = _fake_table(page, server_url)
+    # The hand ends: the next hand's auction starts, the state has the result.
+    ws.send(_state(11, _game(phase="bid", hand_number=2, hands_played=1, last_hand=HAND,
+                             scores=[12, 9], turn=1, dealer=1, bids=[], pitcher=None,
+                             contract=None, trump=None, trick=None, hand=["2c"] * 6,
+                             hand_sizes=[6] * 4)))  # fmt: skip
+    made = page.locator(".hand-summary .made")
+    expect(made).to_have_text("Bot 4 made the bid (+2).")
+    expect(page.locator("#toast")).to_have_text("Bot 4 made the bid (+2).")
+    expect(page.locator(".hand-summary .score-line li small")).to_have_text(["+2", "+2"])
+    assert page.js_errors == []
+    page.context.close()
+
+
+def _apart(page: Any, item: Any) -> None:
+    """The score is its own chip: a gap after the name, and a background of its own."""
+    who = item.locator(".who").bounding_box()
+    points = item.locator("b").bounding_box()
+    assert points["x"] >= who["x"] + who["width"] + 3, (who, points)
+    colours = item.locator("b").evaluate(
+        "b => [getComputedStyle(b).backgroundColor, getComputedStyle(b.parentElement)"
+        ".backgroundColor]"
+    )
+    assert colours[0] != colours[1], colours
+
+
+def test_scores_stand_apart_from_the_side_names(browser: Any, server_url: str) -> None:
+    for lang, locale, name, size in (
+        ("en", "en-US", "desktop", {"viewport": {"width": 1280, "height": 800}}),
+        ("en", "en-US", "phone", PHONE),
+        ("ru", "ru-RU", "desktop", {"viewport": {"width": 1280, "height": 800}}),
+        ("ru", "ru-RU", "phone", PHONE),
+    ):
+        page = new_page(browser, locale=locale, **size)
+        ws = _fake_table(page, server_url)
+        bot3 = "Bot 3" if lang == "en" else "Бот 3"
+        mine = page.locator('#scores li[data-side="0"]')
+        expect(mine.locator(".who")).to_have_text(f"Tess & {bot3}")
+        expect(mine.locator("b")).to_have_text("10")
+        # Read or copied, the text has a colon between name and score: never "Bot 3 10".
+        expect(mine).to_have_text(re.compile(rf"^Tess & {bot3}:\s*10$"))
+        _apart(page, mine)
+        # The game is over: the final score line keeps them apart too.
+        over = _game(phase="over", turn=None, hands_played=1, last_hand=HAND | {
+            "scores": [21, 9], "won": [True, False]}, scores=[21, 9], winner=0, trick=None,
+            hand=[], hand_sizes=[0] * 4)  # fmt: skip
+        ws.send(_state(12, over, status="over"))
+        final = page.locator("#game-over .final-score .side-score")
+        expect(final).to_have_count(2)
+        expect(final.first).to_have_text(re.compile(rf"^Tess & {bot3}:\s*21$"))
+        _apart(page, final.first)
+        shot(page, f"scores-apart-{lang}-{name}")
+        assert page.js_errors == []
+        page.context.close()
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req) as r:
+        out: dict[str, Any] = json.load(r)
+    return out
+
+
+def _seat_page(browser: Any, url: str, table: str, token: str, **context: Any) -> Any:
+    page = new_page(browser, **context)
+    page.context.add_init_script(f"localStorage.setItem('pitch.token.{table}', '{token}')")
+    page.goto(f"{url}/t/{table}")
+    return page
+
+
+def test_timer_and_stand_in_moves_are_announced(browser: Any, server_url: str) -> None:
+    # Two people who never move: the 3 s turn timer plays for each. Then Bob leaves;
+    # after the 1 s grace the stand-in plays for him, and Ada is told so.
+    body = {
+        "rules": {"players": 2, "target": 11},
+        "seats": [{"kind": "human"}, {"kind": "human"}],
+        "options": {"turn_seconds": 3, "grace_seconds": 1, "substitute": "random"},
+    }
+    table = _post(server_url + "/api/tables", body)["id"]
+    seat = f"{server_url}/api/tables/{table}/seats"
+    ada_token = _post(f"{seat}/0", {"name": "Ada"})["token"]
+    bob_token = _post(f"{seat}/1", {"name": "Bob"})["token"]
+    desktop = {"viewport": {"width": 1280, "height": 800}}
+    ada = _seat_page(browser, server_url, table, ada_token, **desktop)
+    bob = _seat_page(browser, server_url, table, bob_token, locale="ru-RU", **PHONE)
+    # Bob's move made by the timer: Ada reads it for Bob, Bob (in Russian) for himself.
+    for_bob = re.compile(r"^Time ran out: a bot (played .+|chose (Pass|Bid \d)) for Bob\.$")
+    expect(ada.locator("#notices .timer")).to_have_text(for_bob, timeout=20_000)
+    shot(ada, "notice-timer-en-desktop", full=False)
+    for_you = re.compile(r"^Время вышло: бот (сыграл .+|выбрал «.+») за вас\.$")
+    expect(bob.locator("#notices .timer")).to_have_text(for_you, timeout=20_000)
+    shot(bob, "notice-timer-ru-phone", full=False)
+    assert bob.evaluate("() => [...window.pitchI18n.missing]") == []
+    assert bob.js_errors == []
+    bob.context.close()
+    # Bob is away: the stand-in plays for him, in the notices and in his seat's label.
+    expect(ada.locator("#notices .stand-in")).to_have_text(
+        "A bot is playing for Bob while they are away.", timeout=20_000
+    )
+    label = ada.locator('#board .seat[data-seat="1"]')
+    expect(label.locator(".stand-in")).to_have_text("away: a bot plays")
+    expect(label).to_have_attribute("aria-label", re.compile(r"away: a bot plays$"))
+    expect(label.locator(".away:not(.stand-in)")).to_have_count(0)
+    last = ada.evaluate("() => window.pitchTable.msg.last")
+    assert last["by"] in ("substitute", "timer"), last
+    shot(ada, "notice-stand-in-en-desktop", full=False)
+    assert ada.js_errors == []
+    ada.context.close()
