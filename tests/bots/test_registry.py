@@ -25,7 +25,7 @@ def test_alias_options_merge() -> None:
 def test_bad_options_are_clear_errors() -> None:
     with pytest.raises(ValueError, match="samples"):
         make_bot("pimc:samples=0")
-    with pytest.raises(ValueError, match="has no option 'nonsense' .its options: aggression"):
+    with pytest.raises(ValueError, match=r"has no option 'nonsense' \(its options: aggression"):
         make_bot("heuristic:nonsense=1")
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster")

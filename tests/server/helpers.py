@@ -37,8 +37,16 @@ def free_port() -> int:
 class ServerProcess:
     """``python -m pitch serve`` on a free port of 127.0.0.1."""
 
-    def __init__(self, db_url: str, *, env: dict[str, str] | None = None, log: Path) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        *,
+        env: dict[str, str] | None = None,
+        log: Path,
+        args: tuple[str, ...] = (),
+    ) -> None:
         self.db_url = db_url
+        self.args = args
         self.port = free_port()
         self.env = {**os.environ, **FAST_LIMITS, **(env or {})}
         self.log = log
@@ -54,6 +62,7 @@ class ServerProcess:
             [
                 *(sys.executable, "-m", "pitch", "serve", "--port", str(self.port)),
                 *("--db", self.db_url, "--log-level", "warning", "--bot-workers", "1"),
+                *self.args,
             ],
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -70,6 +79,20 @@ class ServerProcess:
                 pass
             time.sleep(0.1)
         raise RuntimeError("server did not start")
+
+    def workers(self) -> list[int]:
+        """The pids of the server's bot worker processes (its spawned children)."""
+        assert self.proc is not None
+        out = []
+        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
+            for pid in (task / "children").read_text().split():
+                try:
+                    cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+                except OSError:
+                    continue
+                if b"spawn_main" in cmd:
+                    out.append(int(pid))
+        return sorted(out)
 
     def kill9(self) -> None:
         assert self.proc is not None

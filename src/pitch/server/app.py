@@ -80,7 +80,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     service = TableService(settings)
-    checks = KeyedBuckets(rate=30 / 60.0, burst=30.0)
+    checks = KeyedBuckets(
+        rate=settings.record_checks_per_minute / 60.0,
+        burst=max(1.0, settings.record_checks_per_minute),
+    )
     creations = KeyedBuckets(
         rate=settings.table_creations_per_minute / 60.0,
         burst=max(1.0, settings.table_creations_per_minute),
@@ -112,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         Guard,
         allowed_origins=origins,
         large_bodies={"/api/records/verify": MAX_RECORDS_BODY},
+        body_seconds=settings.body_seconds,
     )
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER_UI), name="docs-assets")
 
@@ -231,6 +235,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "instance": settings.instance,
             "tables": len(service.tables),
             "cached": len(service.cache),
+            "bot_workers": {"ready": service.bots.ready(), "wanted": service.bots.workers},
         }
 
     @app.get("/docs", include_in_schema=False)

@@ -268,6 +268,10 @@ class BotPool:
         self._all.clear()
         self._idle.clear()
 
+    def ready(self) -> int:
+        """Workers started and warmed up."""
+        return sum(w.ready for w in self._all)
+
     def pids(self) -> list[int]:
         return [w.proc.pid for w in self._all if w.proc.pid is not None]
 

@@ -74,7 +74,13 @@ class Settings:
     )
     """Proxies (addresses or networks) whose ``X-Forwarded-For`` is believed. Default:
     none, so a client cannot pick its own address for the per-client limits."""
-    header_seconds: float = 10.0
+    header_seconds: float = field(default_factory=lambda: _env_float("PITCH_HEADER_SECONDS", 10.0))
     """A connection must send its request headers within this long."""
+    body_seconds: float = field(default_factory=lambda: _env_float("PITCH_BODY_SECONDS", 10.0))
+    """A request's body must arrive within this long."""
+    record_checks_per_minute: float = field(
+        default_factory=lambda: _env_float("PITCH_RECORD_CHECKS_PER_MINUTE", 30.0)
+    )
+    """``POST /api/records/verify`` calls per client address (each replays up to 100 games)."""
     idle_evict_seconds: float = 600.0
     """Tables with no one connected (and no bot to move) leave memory after this long."""
