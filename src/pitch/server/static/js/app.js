@@ -66,7 +66,7 @@ function drawHeader(r) {
       h("a", { href: "/", class: "brand", "aria-current": r.name === "lobby" ? "page" : null }, "♠ ", t("Pitch")),
       h("a", { href: "/#replay", "aria-current": r.name === "replay" ? "page" : null }, t("Replays")),
       h("span", { class: "spacer" }),
-      h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("Language")), h("span", { html: icon("globe") }), langSelect),
+      h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("Language")), h("span", {}, icon("globe")), langSelect),
       h(
         "button",
         { type: "button", class: "icon-button", id: "settings-button", "aria-label": t("Settings"), title: t("Settings"), onclick: openSettings },

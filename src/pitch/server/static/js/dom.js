@@ -12,12 +12,8 @@ function setAttrs(el, attrs) {
       if (typeof v !== "function") throw new TypeError(`h(): ${k} must be a function`);
       el.addEventListener(k.slice(2), v);
     } else if (k === "class") el.setAttribute("class", String(v));
-    else if (k === "html") {
-      // Kept only so old callers that pass a built element still work: markup strings
-      // are refused (pass elements as children instead).
-      if (!(v instanceof Node)) throw new TypeError("h(): html strings are not allowed");
-      el.append(v);
-    } else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "html") throw new TypeError("h(): no html option: pass elements as children");
+    else if (k === "dataset") Object.assign(el.dataset, v);
     else if (k === "style") {
       // CSSOM only (allowed by the Content-Security-Policy); never a style attribute.
       if (typeof v !== "object") throw new TypeError("h(): style must be an object");

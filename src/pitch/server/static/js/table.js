@@ -398,7 +398,7 @@ function actionBar(g, rules) {
     }
   }
   if (mine && settings.get("hints")) {
-    bar.append(h("button", { type: "button", id: "hint-button", "aria-keyshortcuts": "H", onclick: showHint }, h("span", { html: icon("bulb") }), t("Hint")));
+    bar.append(h("button", { type: "button", id: "hint-button", "aria-keyshortcuts": "H", onclick: showHint }, h("span", {}, icon("bulb")), t("Hint")));
   }
   const last = lastTrick(g);
   bar.append(h("button", { type: "button", id: "last-trick-button", disabled: !last, "aria-keyshortcuts": "L", onclick: showLastTrick }, t("Last trick")));
