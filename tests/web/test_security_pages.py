@@ -50,4 +50,3 @@ def test_the_game_pages_break_no_policy(browser: Any, server_url: str) -> None:
     assert violations == [], violations
     assert page.js_errors == []
     page.context.close()
-
