@@ -191,7 +191,23 @@ def test_default_level_is_club_else_the_strongest_bot_with_a_note(
     assert session_mod.default_level() == ("random", "random")
     assert session_mod.strongest_level() == "random"
     bots["heuristic"] = RandomBot
-    assert session_mod.default_level() == ("heuristic", "heuristic")
+    aliases.update(beginner="random", expert="heuristic")
+    assert session_mod.default_level() == ("expert", "expert")
     aliases.update(club="heuristic", master="heuristic")
     assert session_mod.default_level() == ("club", None)
     assert session_mod.strongest_level() == "master"
+    aliases["future"] = "pimc"  # a level whose bot this installation lacks is skipped
+    assert session_mod.strongest_level() == "master"
+
+
+def test_the_terminal_orders_levels_as_the_registry_lists_them() -> None:
+    """One list of levels, weakest to strongest (pitch.bots.registry.ALIASES): the
+    terminal's order is that list reversed, and the master (pimc) is the strongest."""
+    import pitch.tui.session as session_mod
+    from pitch.bots.registry import levels
+
+    listed = [lv.level for lv in levels()]
+    assert listed == ["beginner", "club", "expert", "master"]
+    assert session_mod.strength_order() == listed[::-1]
+    assert session_mod.strongest_level() == "master"
+    assert session_mod.default_level() == ("club", None)

@@ -42,8 +42,36 @@ ALIASES: dict[str, str] = {
     "expert": "ismcts:time=1.0",
     "master": "pimc:time=1.0",
 }
-"""Level names players understand, mapped to bot specs (``beginner`` -> ``random``,
-``master`` -> ``pimc:time=1.0``). Options given with the alias override the spec's."""
+"""The levels players choose from, **weakest to strongest**, mapped to bot specs
+(``beginner`` -> ``random``, ``master`` -> ``pimc:time=1.0``). Options given with the
+alias override the spec's. This is the one list of levels: the server serves it
+(``GET /api/bots``), the web lobby and the terminal take their choices and order from
+it (:func:`levels`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    level: str
+    """The level's name (``club``): clients translate it for display."""
+    spec: str
+    """The bot spec it plays, normalised as a table stores it (``heuristic``)."""
+
+
+def levels() -> list[Level]:
+    """The levels, weakest to strongest, each with its normalised bot spec."""
+    return [Level(name, str(parse_bot_spec(spec))) for name, spec in ALIASES.items()]
+
+
+def level_of(spec: str | None) -> str | None:
+    """The level whose bot ``spec`` is (``heuristic`` or ``club`` -> ``club``), or
+    ``None`` for a spec that is no level's."""
+    if not spec:
+        return None
+    try:
+        want = str(parse_bot_spec(spec))
+    except ValueError:
+        return None
+    return next((lv.level for lv in levels() if lv.spec == want), None)
 
 
 def register(name: str, factory: BotFactory, *aliases: str) -> None:

@@ -17,7 +17,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from pitch.bots.registry import ALIASES, BOTS
+from pitch.bots.registry import ALIASES, BOTS, levels
 from pitch.engine import PRESETS
 from pitch.server.fairness import FAIRNESS_HTML
 from pitch.server.guard import Guard
@@ -221,8 +221,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/bots", tags=["lobby"])
     async def bots() -> dict[str, Any]:
-        """Bot names and level aliases a seat plan may use."""
-        return {"bots": sorted(BOTS), "levels": dict(ALIASES)}
+        """Bot names and levels a seat plan may use. ``levels`` lists the levels weakest
+        to strongest, each with the bot spec a table stores for it (clients name and
+        order their level choices by it); ``aliases`` maps each level to its spec as
+        written in the registry."""
+        return {
+            "bots": sorted(BOTS),
+            "levels": [{"level": lv.level, "spec": lv.spec} for lv in levels()],
+            "aliases": dict(ALIASES),
+        }
 
     @app.get("/api/presets", tags=["lobby"])
     async def presets() -> dict[str, dict[str, Any]]:

@@ -38,25 +38,30 @@ from pitch.engine.actions import BID_BASE
 
 BOT_NAMES = ("Ann", "Bo", "Cai", "Dag", "Eli", "Fay", "Gus")
 
-# Strongest first: the hint asks the first one registered.
-STRENGTH_ORDER = ("master", "ismcts", "expert", "pimc", "club", "heuristic", "beginner", "random")
-
 
 def known_level(name: str) -> bool:
     n = name.strip().lower().partition(":")[0]
     return n in BOTS or n in ALIASES
 
 
+def strength_order() -> list[str]:
+    """The levels, strongest first: the registry's one list of levels
+    (:data:`pitch.bots.registry.ALIASES`, weakest to strongest) reversed, as the web
+    lobby orders them too."""
+    return [n for n in reversed(ALIASES) if known_level(ALIASES[n])]
+
+
 def default_level() -> tuple[str, str | None]:
-    """``club`` if registered, else the strongest bot we have, and a note saying so."""
-    if known_level("club"):
+    """``club`` if registered, else the strongest level we have, and a note saying so."""
+    if "club" in strength_order():
         return "club", None
-    best = next((n for n in STRENGTH_ORDER if known_level(n)), "random")
+    best = strongest_level()
     return best, best
 
 
 def strongest_level() -> str:
-    return next((n for n in STRENGTH_ORDER if known_level(n)), "random")
+    """The strongest level (the hint asks it), or ``random`` if there is none."""
+    return next(iter(strength_order()), "random")
 
 
 def bot_levels(level: str | None, bots: str | None, players: int, human: int) -> list[str]:

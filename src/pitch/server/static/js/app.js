@@ -6,6 +6,7 @@
 import { clear, h } from "./dom.js";
 import { icon } from "./icons.js";
 import * as i18n from "./i18n.js";
+import { loadLevels } from "./levels.js";
 import { t } from "./i18n.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
@@ -25,6 +26,7 @@ async function show() {
   page?.leave?.();
   clear(main);
   drawHeader(r);
+  await loadLevels(); // bot level names, for every page that names a bot seat
   if (r.name === "replay") {
     page = await import("./replay.js");
     page.showReplay(main, history.state?.records || null);

@@ -3,6 +3,7 @@
 import * as api from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { levelName, levels as levelList, loadLevels } from "./levels.js";
 import * as settings from "./settings.js";
 
 let root = null;
@@ -23,18 +24,8 @@ let form = {
   seats: null,
 };
 
-/** Names people understand for bot levels; unknown levels show as the server names them. */
-export function levelName(name) {
-  const known = {
-    beginner: t("Beginner"),
-    random: t("Beginner"),
-    club: t("Club player"),
-    heuristic: t("Club player"),
-    expert: t("Expert"),
-    strong: t("Expert"),
-  };
-  return known[name] || name;
-}
+/** Level names (translated) for levels and bot specs: see levels.js. */
+export { levelName };
 
 /** The level bot seats and the stand-in start at: the second listed (club), or the only one. */
 function defaultLevel() {
@@ -43,13 +34,8 @@ function defaultLevel() {
 
 export async function showLobby(main) {
   root = main;
-  try {
-    const b = await api.bots();
-    const names = Object.keys(b.levels || {});
-    levels = (names.length ? names : b.bots).map((x) => [x, x]);
-  } catch {
-    levels = [["random", "random"]];
-  }
+  await loadLevels(); // the server's list, weakest to strongest
+  levels = levelList().map((l) => [l.level, l.spec]);
   draw();
 }
 

@@ -3,7 +3,7 @@
 import * as api from "./api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { levelName } from "./lobby.js";
+import { levelName } from "./levels.js";
 import * as settings from "./settings.js";
 
 export function rulesText(rules) {
