@@ -36,7 +36,7 @@ def test_bad_options_are_clear_errors() -> None:
     [
         ("pimc:samples=abc", "samples must be a whole number from 1 to 1000000, not 'abc'"),
         ("pimc:nested=1.5", "nested must be a whole number from 0 to 10000, not 1.5"),
-        ("ismcts:time=fast", "time must be a number above 0 to 600, not 'fast'"),
+        ("ismcts:time=fast", "time must be a number above 0 to 3600, not 'fast'"),
         ("heuristic:aggression=x", "aggression must be a number from -10 to 10"),
         ("pimc:infer=2", "infer must be true or false, not 2"),
     ],

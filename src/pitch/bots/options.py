@@ -85,7 +85,7 @@ def check_options(
     return out
 
 
-SECONDS = Opt(float, 0.0, 600.0, lo_open=True, none=True)
+SECONDS = Opt(float, 0.0, 3600.0, lo_open=True, none=True)
 """A time cap per decision (``None``: only the other budget binds)."""
 
 NETWORK: dict[str, dict[str, Opt]] = {

@@ -128,7 +128,7 @@ class PimcBot(Bot):
         "tries": Opt(int, 1, 1000, none=True),
         "infer": Opt(bool),
         "bid_bonus": Opt(float, 0.0, 100.0),
-        "bid_margin": Opt(float, -100.0, 100.0),
+        "bid_margin": Opt(float, -1e6, 1e6),  # a huge margin: never leave the heuristic's bid
         "bid_factor": Opt(int, 1, 100),
         "solve": Opt(str, choices=tuple(SOLVE)),
         "nested": Opt(int, 0, 10_000),

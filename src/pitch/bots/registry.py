@@ -187,8 +187,8 @@ def make_bot(spec: str | BotSpec, *, rng: random.Random | None = None) -> Bot:
     factory = load_bot(s.name)
     if factory is None:
         raise ValueError(f"unknown bot {s.name!r}; known bots: {', '.join(known_bots())}")
-    declared = getattr(factory, "OPTIONS", None)
-    if isinstance(declared, dict) and inspect.isclass(factory) and issubclass(factory, Bot):
+    declared = getattr(factory, "OPTIONS", Bot.OPTIONS)
+    if declared is not Bot.OPTIONS:  # the bot declares its options: check them all
         check_options(s.name, declared, s.options)  # names the option, its type and range
     else:
         _check_types(s.name, factory, s.options)
