@@ -387,3 +387,28 @@ def test_two_servers_cannot_be_one_instance(make_server: Any, db_kind: str, tmp_
     # A crashed holder gives the name up at once: the restart after kill -9 starts.
     first.kill9()
     make_server(db=db, args=("--instance", "alpha"))
+
+
+def test_the_connection_count_forgets_closed_sockets() -> None:
+    from pitch.server.guard import ConnectionLimits
+
+    class T:
+        def __init__(self) -> None:
+            self.closed = False
+
+        def is_closing(self) -> bool:
+            return self.closed
+
+    limits = ConnectionLimits(per_address=2, header_seconds=1, trusted=["10.0.0.0/8"])
+    a, b, c = T(), T(), T()
+    assert limits.admit("192.0.2.1", a) and limits.admit("192.0.2.1", b)  # type: ignore[arg-type]
+    assert not limits.admit("192.0.2.1", c)  # type: ignore[arg-type]
+    a.closed = True  # became a WebSocket and closed: never released by its protocol
+    assert limits.admit("192.0.2.1", c)  # type: ignore[arg-type]
+    assert limits.admit("10.1.2.3", T())  # type: ignore[arg-type]  # a trusted proxy
+    assert limits.admit("2001:db8::1", T()) and limits.admit("2001:db8::2", T())  # type: ignore[arg-type]
+    assert not limits.admit("2001:db8::3", T())  # type: ignore[arg-type]  # one /64
+    for t in (b, c):
+        t.closed = True
+    limits._prune()
+    assert "192.0.2.1" not in limits.open

@@ -198,6 +198,7 @@ class ConnectionLimits:
         self.trusted = [ipaddress.ip_network(t, strict=False) for t in trusted if t != "*"]
         self.trust_all = "*" in trusted
         self.open: dict[str, set[asyncio.BaseTransport]] = {}
+        self._admitted = 0
 
     def is_trusted(self, host: str) -> bool:
         if self.trust_all:
@@ -211,6 +212,9 @@ class ConnectionLimits:
     def admit(self, host: str | None, transport: asyncio.BaseTransport) -> bool:
         if host is None or self.is_trusted(host):
             return True
+        self._admitted += 1
+        if self._admitted % 4096 == 0:
+            self._prune()
         key = client_address(host)
         conns = self.open.setdefault(key, set())
         # A connection that became a WebSocket belongs to another protocol object
@@ -220,6 +224,14 @@ class ConnectionLimits:
             return False
         conns.add(transport)
         return True
+
+    def _prune(self) -> None:
+        """Forget closed connections of every address (those that became WebSockets
+        are not released by this protocol), so addresses seen once do not pile up."""
+        for key, conns in list(self.open.items()):
+            conns.difference_update([c for c in conns if c.is_closing()])
+            if not conns:
+                del self.open[key]
 
     def release(self, host: str | None, transport: asyncio.BaseTransport) -> None:
         if host is None:
