@@ -30,6 +30,8 @@ from pitch.server.schemas import (
     ClaimSeat,
     CreateTable,
     GameListItem,
+    LeaveTable,
+    LeftTable,
     MyTables,
     Problem,
     RecordProblem,
@@ -175,6 +177,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token = await service.claim(table_id, seat, body.name)
         ws = base_url(req).replace("http", "ws", 1)
         return Claimed(table=table_id, seat=seat, token=token, ws_url=f"{ws}/ws/tables/{table_id}")
+
+    @app.post(
+        "/api/tables/{table_id}/leave",
+        responses={**ERRORS, 403: {"model": Problem}},
+        tags=["tables"],
+    )
+    async def leave_table(table_id: TableId, body: LeaveTable, req: Request) -> LeftTable:
+        """Leave the seat that ``token`` holds. At a table still waiting for players the
+        seat is open again; in a game under way the player resigns and the table's
+        ``substitute`` bot plays the seat to the end. The table no longer counts to
+        your unfinished tables. If no player holds a seat any more, the table is
+        abandoned: deleted (``status: abandoned``). 403: the token holds no seat here;
+        409: the game is over."""
+        who = client_key(req.client.host if req.client else None)
+        return await service.leave_seat(table_id, body.token, who)
 
     @app.get("/api/tables/{table_id}/state", responses=ERRORS, tags=["tables"])
     async def public_state(table_id: TableId) -> dict[str, Any]:

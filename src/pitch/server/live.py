@@ -14,6 +14,7 @@ from typing import Any
 
 from fastapi import WebSocket
 
+from pitch.bots.registry import level_of
 from pitch.engine import CHANCE, GameState, Rules
 from pitch.server.limits import TokenBucket
 from pitch.server.schemas import TableOptions
@@ -189,4 +190,16 @@ class LiveTable:
         )
 
     def names(self) -> list[str | None]:
-        return [s.name if s.kind == "human" else f"bot ({s.bot})" for s in self.seats]
+        """The seats' names for the game record, as the table shows them: a player's
+        name, or ``Bot 2 (club)`` (the seat number the table shows, and the level, or
+        the bot spec if it is no level). A seat whose player resigned to a bot keeps
+        their name first: ``Tess, then Bot 2 (club)``. Language-neutral: clients
+        translate at display."""
+        out: list[str | None] = []
+        for i, s in enumerate(self.seats):
+            if s.kind == "human":
+                out.append(s.name)
+                continue
+            bot = f"Bot {i + 1} ({level_of(s.bot) or s.bot or 'random'})"
+            out.append(f"{s.name}, then {bot}" if s.name else bot)
+        return out

@@ -124,6 +124,22 @@ class MyTables(_In):
     """Seat tokens the client holds (the web client keeps them in localStorage)."""
 
 
+class LeaveTable(_In):
+    token: Annotated[str, Field(min_length=1, max_length=64)]
+    """The seat's token (from claiming it): the seat it holds is the one left."""
+
+
+class LeftTable(BaseModel):
+    table: str
+    seat: int
+    left: Literal["freed", "resigned"]
+    """``freed``: the table was waiting and the seat is open again; ``resigned``: the
+    game was in play and the table's ``substitute`` bot plays the seat to the end."""
+    status: Literal["waiting", "playing", "abandoned"]
+    """The table's status now; ``abandoned``: no player held a seat any more, so the
+    table was deleted (its link answers 404)."""
+
+
 class RecordsIn(_In):
     records: Annotated[list[Any], Field(min_length=1, max_length=MAX_GAMES)]
     """Game records as read from a file (the engine's record format)."""

@@ -37,7 +37,7 @@ from pitch.server.bots import BotPool, fallback
 from pitch.server.commits import GroupCommitter
 from pitch.server.live import Conn, LiveTable, Seat, deal_if_needed, hash_token
 from pitch.server.protocol import Act, Auth, Hint, Ping, Spectate, Sync, error
-from pitch.server.schemas import CreateTable, SeatInfo, SeatPlan
+from pitch.server.schemas import CreateTable, LeftTable, SeatInfo, SeatPlan
 from pitch.server.settings import Settings
 from pitch.server.view_json import StateTexts
 from pitch.store import Append, Database, EventRow, InstanceLease, StaleWrite, TableRepo
@@ -180,8 +180,9 @@ class TableService:
         if n_open >= self.settings.max_open_tables_per_client:
             raise ServiceError(
                 429,
-                f"you have {n_open} unfinished tables from the last day; finish some first "
-                f"(limit {self.settings.max_open_tables_per_client})",
+                f"you have {n_open} unfinished tables from the last day; finish or leave "
+                f"some first (My tables, in the lobby; limit "
+                f"{self.settings.max_open_tables_per_client})",
             )
         seats = [
             Seat(kind=p.kind, bot=(p.bot or "random") if p.kind == "bot" else None) for p in plan
@@ -290,6 +291,67 @@ class TableService:
             self._broadcast(t)
             self._schedule(t)
             return token
+
+    async def leave_seat(self, table_id: str, token: str, client: str) -> LeftTable:
+        """The player whose seat ``token`` holds leaves the table: at a table still
+        waiting for players the seat is open again; in a game under way they resign and
+        the table's ``substitute`` bot plays the seat for good. Either way the table
+        stops counting to ``client``'s unfinished tables if ``client`` created it. A
+        table where no player holds a seat any more is abandoned: deleted."""
+        t = await self.find(table_id, live=True)
+        async with t.lock:
+            seat = next((i for i, s in enumerate(t.seats) if s.has_token(token)), None)
+            if seat is None:
+                raise ServiceError(403, "no seat at this table is held by that token")
+            if t.status == "over":
+                raise ServiceError(409, "the game is over: there is no seat to leave")
+            s = t.seats[seat]
+            resign = t.status == "playing"
+            bot = t.options.substitute if resign else None
+            assert s.token_hash is not None
+            try:
+                abandoned = await self.run_db(
+                    self.repo.leave, t.id, seat, token_hash=s.token_hash, client=client, bot=bot
+                )
+            except StaleWrite:
+                raise ServiceError(409, f"seat {seat} changed meanwhile; try again") from None
+            for c in list(s.conns):  # the player's other pages watch from now on
+                if c.hint_task is not None:
+                    c.hint_task.cancel()
+                c.seat, c.spectator = None, True
+                t.spectators.add(c)
+            s.conns.clear()
+            s.token_hash, s.away_since = None, None
+            if resign:
+                s.kind, s.bot = "bot", bot
+            else:
+                s.name = None
+            if abandoned:
+                self._abandon(t)
+            else:
+                t.idle_since = time.monotonic()
+                self._broadcast(t)
+                self._schedule(t)
+        status = "abandoned" if abandoned else t.status
+        return LeftTable(
+            table=t.id,
+            seat=seat,
+            left="resigned" if resign else "freed",
+            status=status,  # type: ignore[arg-type]
+        )
+
+    def _abandon(self, t: LiveTable) -> None:
+        """Forget a table whose rows :meth:`TableRepo.leave` deleted: no more moves, and
+        whoever still watches it is told and let go."""
+        if t.timer is not None:
+            t.timer.cancel()
+            t.timer = None
+        self.tables.pop(t.id, None)
+        self.cache.pop(t.id, None)
+        for c in list(t.spectators):
+            c.send(error("no_table", "the table was abandoned: no player holds a seat"))
+            c.close()
+        t.spectators.clear()
 
     def seat_infos(self, t: LiveTable) -> list[SeatInfo]:
         return [

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 
 from pitch.store.db import Database
 from pitch.store.models import EventModel, SeatModel, TableModel
@@ -50,6 +50,10 @@ class GameSummary:
     created_at: datetime
     updated_at: datetime
     names: tuple[str | None, ...]
+
+
+LEFT = "left:"
+"""Prefix of a table's ``creator`` once the creator has left it (:meth:`TableRepo.leave`)."""
 
 
 def _now() -> datetime:
@@ -96,7 +100,9 @@ class TableRepo:
 
     def open_tables_of(self, creator: str, *, within: timedelta = timedelta(days=1)) -> int:
         """How many unfinished tables ``creator`` has that moved ``within`` the last
-        day (abandoned ones stop counting, so nobody is locked out for good)."""
+        day (abandoned ones stop counting, so nobody is locked out for good). Tables
+        the creator left (:meth:`leave`) are no longer theirs: their ``creator`` reads
+        ``left:<creator>``, which never equals a client's key."""
         with self.db.sessions() as s:
             q = select(func.count()).where(
                 TableModel.creator == creator,
@@ -104,6 +110,62 @@ class TableRepo:
                 TableModel.updated_at >= _now() - within,
             )
             return int(s.scalar(q) or 0)
+
+    def leave(
+        self,
+        table_id: str,
+        seat: int,
+        *,
+        token_hash: str,
+        client: str,
+        bot: str | None = None,
+    ) -> bool:
+        """The player holding ``seat`` (by its token hash) leaves it, in one transaction.
+
+        Without ``bot`` (a table still waiting for players) the seat is open again: no
+        token, no name. With ``bot`` (a game in play) the player resigns: the seat
+        becomes a bot seat played by ``bot`` for good; it keeps the player's name for
+        the record. If ``client`` created the table, it stops counting to the client's
+        unfinished tables (:meth:`open_tables_of`). If no player holds a seat any more,
+        the table is abandoned: deleted with its seats and events, and ``True`` is
+        returned. :class:`StaleWrite` if the seat is not held by that token."""
+        values: dict[str, Any] = (
+            {"token_hash": None, "name": None}
+            if bot is None
+            else {"kind": "bot", "bot": bot, "token_hash": None}
+        )
+        with self.db.sessions.begin() as s:
+            r = s.execute(
+                update(SeatModel)
+                .where(
+                    SeatModel.table_id == table_id,
+                    SeatModel.seat == seat,
+                    SeatModel.kind == "human",
+                    SeatModel.token_hash == token_hash,
+                )
+                .values(**values)
+            )
+            if r.rowcount != 1:  # type: ignore[attr-defined]
+                raise StaleWrite(f"seat {seat} of table {table_id} is not held by that token")
+            s.execute(
+                update(TableModel)
+                .where(TableModel.id == table_id, TableModel.creator == client)
+                .values(creator=LEFT + client)
+            )
+            held = s.scalar(
+                select(func.count()).where(
+                    SeatModel.table_id == table_id,
+                    SeatModel.kind == "human",
+                    SeatModel.token_hash.is_not(None),
+                )
+            )
+            if not held:
+                s.execute(delete(EventModel).where(EventModel.table_id == table_id))
+                s.execute(delete(SeatModel).where(SeatModel.table_id == table_id))
+                s.execute(delete(TableModel).where(TableModel.id == table_id))
+                return True
+            s.execute(update(TableModel).where(TableModel.id == table_id).values(updated_at=_now()))
+            return False
 
     def claim(
         self,

@@ -1,0 +1,199 @@
+"""Leaving a table (issue 17 item 10), against a real server: a waiting table's seat is
+open again, a game under way is resigned to the table's substitute bot, a table nobody
+holds a seat at any more is abandoned (deleted), and tables left stop counting to the
+unfinished-table limit."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from tests.server.helpers import Player, ServerProcess, claim, create_table, verify_with_cli
+
+
+def _leave(base: str, table: str, token: Any) -> httpx.Response:
+    return httpx.post(f"{base}/api/tables/{table}/leave", json={"token": token}, timeout=10)
+
+
+def _mine(base: str, *claims: dict[str, Any]) -> list[dict[str, Any]]:
+    seats = [{"table": c["table"], "token": c["token"]} for c in claims]
+    r = httpx.post(f"{base}/api/my/tables", json={"seats": seats}, timeout=10)
+    assert r.status_code == 200, r.text
+    return list(r.json())
+
+
+def _ws(base: str, table: str) -> str:
+    return base.replace("http", "ws", 1) + f"/ws/tables/{table}"
+
+
+def test_leaving_a_waiting_table_opens_the_seat(server: ServerProcess) -> None:
+    base = server.base
+    t = create_table(base, {"rules": {"players": 3}})
+    ann = claim(base, t["id"], 0, "Ann")
+    bob = claim(base, t["id"], 1, "Bob")
+
+    # Refusals, each with its reason.
+    r = _leave(base, t["id"], "not-a-token")
+    assert r.status_code == 403 and "token" in r.json()["detail"]
+    assert _leave(base, "nosuchtable", ann["token"]).status_code == 404
+    assert _leave(base, t["id"], "").status_code == 422
+    assert _leave(base, t["id"], None).status_code == 422
+    r = httpx.post(f"{base}/api/tables/{t['id']}/leave", content=ann["token"], timeout=10)
+    assert r.status_code == 415  # JSON only
+    r = httpx.post(
+        f"{base}/api/tables/{t['id']}/leave", json={"token": ann["token"], "x": 1}, timeout=10
+    )
+    assert r.status_code == 422  # no other fields
+
+    r = _leave(base, t["id"], ann["token"])
+    assert r.status_code == 200, r.text
+    assert r.json() == {"table": t["id"], "seat": 0, "left": "freed", "status": "waiting"}
+    seats = httpx.get(f"{base}/api/tables/{t['id']}").json()["seats"]
+    assert seats[0]["claimed"] is False and seats[0]["name"] is None
+    assert seats[1]["claimed"] is True and seats[1]["name"] == "Bob"
+    # The token is spent: it leaves nothing again and lists nothing.
+    assert _leave(base, t["id"], ann["token"]).status_code == 403
+    assert _mine(base, ann) == []
+    assert [x["seat"] for x in _mine(base, bob)] == [1]
+
+    # The seat is open for someone else; when the last player leaves, the table goes.
+    cai = claim(base, t["id"], 0, "Cai")
+    assert _leave(base, t["id"], bob["token"]).json()["status"] == "waiting"
+    r = _leave(base, t["id"], cai["token"])
+    assert r.json() == {"table": t["id"], "seat": 0, "left": "freed", "status": "abandoned"}
+    assert httpx.get(f"{base}/api/tables/{t['id']}").status_code == 404
+    assert _mine(base, cai) == []
+
+
+async def _resign_while_connected(base: str, table: str, token: str) -> list[dict[str, Any]]:
+    """Connect as the seat, resign over HTTP, then try to act on the old socket."""
+    async with websockets.connect(_ws(base, table)) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": token}))
+        welcome = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        assert welcome["type"] == "welcome" and welcome["seat"] == 0
+        r = await asyncio.to_thread(_leave, base, table, token)
+        assert r.json() == {"table": table, "seat": 0, "left": "resigned", "status": "playing"}
+        await ws.send(json.dumps({"type": "action", "action": "pass"}))
+        got: list[dict[str, Any]] = []
+        while not any(m["type"] == "error" for m in got):
+            got.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+        return got
+
+
+def test_resigning_hands_the_seat_to_the_substitute_for_good(
+    tmp_path: Path,
+) -> None:
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'pitch.db'}", log=tmp_path / "server.log")
+    srv.start()
+    try:
+        base = srv.base
+        t = create_table(
+            base,
+            {
+                "rules": {"players": 3, "target": 5},
+                "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}],
+                "options": {"substitute": "club", "bot_delay": 0},
+            },
+        )
+        ann = claim(base, t["id"], 0, "Ann")
+        bob = claim(base, t["id"], 1, "Bob")
+        got = asyncio.run(_resign_while_connected(base, t["id"], ann["token"]))
+        # Ann's page now watches: it may not act for the seat the bot plays.
+        assert got[-1]["code"] == "spectator"
+        seat = httpx.get(f"{base}/api/tables/{t['id']}").json()["seats"][0]
+        assert (seat["kind"], seat["bot"], seat["name"]) == ("bot", "heuristic", "Ann")
+        assert _leave(base, t["id"], ann["token"]).status_code == 403
+        assert _mine(base, ann) == []
+
+        # The bot keeps the seat after a restart, and the game goes on to its end.
+        srv.stop()
+        srv.start()
+        seat = httpx.get(f"{base}/api/tables/{t['id']}").json()["seats"][0]
+        assert (seat["kind"], seat["bot"]) == ("bot", "heuristic")
+        last = asyncio.run(Player(base, t["id"], bob["token"], seed=3).play())
+        assert last["status"] == "over"
+        r = _leave(base, t["id"], bob["token"])
+        assert r.status_code == 409 and "over" in r.json()["detail"]
+        (mine,) = _mine(base, bob)
+        assert mine["status"] == "over" and mine["names"][0] == "Ann"
+
+        # The record names every seat as the table showed it, and verifies.
+        rec = httpx.get(f"{base}/api/tables/{t['id']}/record").json()
+        assert rec["players"] == ["Ann, then Bot 1 (club)", "Bob", "Bot 3 (beginner)"]
+        verify_with_cli(rec, tmp_path)
+    finally:
+        srv.stop()
+
+
+async def _watch_until_error(base: str, table: str, token: str) -> dict[str, Any]:
+    async with websockets.connect(_ws(base, table)) as ws:
+        await ws.send(json.dumps({"type": "spectate"}))
+        while json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "state":
+            pass
+        r = await asyncio.to_thread(_leave, base, table, token)
+        assert r.json()["status"] == "abandoned"
+        while True:
+            m = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if m["type"] == "error":
+                return dict(m)
+
+
+def test_the_last_player_resigning_abandons_the_table(server: ServerProcess) -> None:
+    base = server.base
+    t = create_table(
+        base,
+        {
+            "rules": {"players": 2},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "club"}],
+            "options": {"bot_delay": 0.2},
+        },
+    )
+    me = claim(base, t["id"], 0, "Dag")
+    assert httpx.get(f"{base}/api/tables/{t['id']}").json()["status"] == "playing"
+    err = asyncio.run(_watch_until_error(base, t["id"], me["token"]))
+    assert err["code"] == "no_table"  # spectators are told, then let go
+    assert httpx.get(f"{base}/api/tables/{t['id']}").status_code == 404
+    assert httpx.get(f"{base}/api/tables/{t['id']}/record").status_code == 404
+    assert _mine(base, me) == []
+
+
+def test_tables_left_stop_counting_to_the_limit(tmp_path: Path) -> None:
+    """Ten abandoned tables locked a player out (issue 17 item 10): leaving them frees
+    the limit, also where a friend still plays on."""
+    srv = ServerProcess(
+        f"sqlite:///{tmp_path / 'pitch.db'}",
+        log=tmp_path / "server.log",
+        env={"PITCH_MAX_TABLES_PER_CLIENT": "2"},
+    )
+    srv.start()
+    try:
+        base = srv.base
+        waiting = create_table(base, {"rules": {"players": 3}})
+        mine_w = claim(base, waiting["id"], 0, "Eli")
+        friend = claim(base, waiting["id"], 1, "Fay")
+        playing = create_table(
+            base, {"rules": {"players": 2}, "seats": [{"kind": "human"}, {"kind": "bot"}]}
+        )
+        mine_p = claim(base, playing["id"], 0, "Eli")
+        r = httpx.post(base + "/api/tables", json={}, timeout=10)
+        assert r.status_code == 429
+        assert "2 unfinished tables" in r.json()["detail"] and "My tables" in r.json()["detail"]
+
+        # Leaving the waiting table (Fay still sits there) frees one.
+        assert _leave(base, waiting["id"], mine_w["token"]).json()["status"] == "waiting"
+        assert httpx.get(f"{base}/api/tables/{waiting['id']}").status_code == 200
+        third = create_table(base)
+        assert httpx.post(base + "/api/tables", json={}, timeout=10).status_code == 429
+
+        # Resigning the game with a bot abandons it: the limit has room again.
+        assert _leave(base, playing["id"], mine_p["token"]).json()["status"] == "abandoned"
+        create_table(base)
+        assert httpx.post(base + "/api/tables", json={}, timeout=10).status_code == 429
+        assert third["status"] == "waiting" and _mine(base, friend)[0]["status"] == "waiting"
+    finally:
+        srv.stop()
