@@ -211,3 +211,28 @@ def test_the_terminal_orders_levels_as_the_registry_lists_them() -> None:
     assert session_mod.strength_order() == listed[::-1]
     assert session_mod.strongest_level() == "master"
     assert session_mod.default_level() == ("club", None)
+
+
+def test_a_save_names_the_player_the_same_in_every_language() -> None:
+    """A player who gave no name is stored as "Player N" (issue 17 item 8: a Swedish
+    save said "Du", which an English replay showed) and shown as "You" in the
+    terminal's language at display only."""
+    rules = Rules(players=3)
+    try:
+        set_language("sv")
+        s = Session.new(rules, human=1, levels=["random", "random"], seed=5)
+        rec = s.to_record("sv")
+        assert rec["players"][1] == "Player 2" and rec["named"] is False
+        assert s.shown_names[1] == "Du" and s.seating.names[1] == "Du"
+        back, _lang = Session.from_record(rec)
+        set_language("en")
+        assert back.names[1] == "Player 2" and back.shown_names[1] == "You"
+        named = Session.new(rules, human=0, name="Tess", levels=["random", "random"], seed=5)
+        rec = named.to_record("sv")
+        assert rec["players"][0] == "Tess" and rec["named"] is True
+        assert Session.from_record(rec)[0].shown_names[0] == "Tess"
+        old = dict(rec, players=["Du", "Ann", "Bo"])  # a save from before: as stored
+        del old["named"]
+        assert Session.from_record(old)[0].shown_names[0] == "Du"
+    finally:
+        set_language("en")

@@ -108,7 +108,7 @@ def play(
             levels = bot_levels(level, bots, rules.players, seat)
         except ValueError as e:
             raise typer.BadParameter(str(e), param_hint="--bots/--level") from None
-        session = Session.new(rules, human=seat, name=name or _("You"), levels=levels, seed=seed)
+        session = Session.new(rules, human=seat, name=name, levels=levels, seed=seed)
         save_path = save or Path(time.strftime("pitch-%Y%m%d-%H%M%S.jsonl"))
     if not save_path.parent.is_dir():
         raise typer.BadParameter(

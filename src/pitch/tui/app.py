@@ -79,7 +79,7 @@ class Terminal:
 
 def describe(session: Session, seat: int, action: int, symbols: bool) -> str:
     """One line saying what just happened (after ``action`` was applied)."""
-    name = session.names[seat]
+    name = session.shown_names[seat]
     you = seat == session.human
     st = session.state
     if action >= BID_BASE:
@@ -108,7 +108,7 @@ def describe(session: Session, seat: int, action: int, symbols: bool) -> str:
             if winner == session.human:
                 text += " " + _("You take the trick.")
             else:
-                text += " " + _("{name} takes the trick.").format(name=session.names[winner])
+                text += " " + _("{name} takes the trick.").format(name=session.shown_names[winner])
     return text
 
 
@@ -137,7 +137,7 @@ def run(
             if session.deal_if_needed():
                 terminal.skip = False
                 event = _("{name} deals hand {number}.").format(
-                    name=session.names[session.state.dealer],
+                    name=session.shown_names[session.state.dealer],
                     number=len(session.state.history) + 1,
                 )
             before = len(session.state.history)

@@ -80,7 +80,7 @@ def seats_table(session: Session, symbols: bool) -> Table:
             roles.append(term("dealer"))
         if st.phase == PLAY and s == st.pitcher:
             roles.append(term("pitcher"))
-        name = Text(session.names[s], style="bold cyan" if s == session.human else "")
+        name = Text(session.shown_names[s], style="bold cyan" if s == session.human else "")
         side = rules.side_of(s)
         score = str(st.scores[side])
         if rules.partnerships:
@@ -156,7 +156,7 @@ def table_screen(
         said = (
             _("You took the last trick (*).")
             if w == session.human
-            else _("{name} took the last trick (*).").format(name=session.names[w])
+            else _("{name} took the last trick (*).").format(name=session.shown_names[w])
         )
         parts.append(Text(said, style="dim"))
     parts.append(hand_line(session, symbols, choices or []))

@@ -35,8 +35,14 @@ from pitch.engine import (
     replay_record,
 )
 from pitch.engine.actions import BID_BASE
+from pitch.i18n import _
 
 BOT_NAMES = ("Ann", "Bo", "Cai", "Dag", "Eli", "Fay", "Gus")
+
+
+def default_name(seat: int) -> str:
+    """The stored name of a player who gave none: the same in every language."""
+    return f"Player {seat + 1}"
 
 
 def known_level(name: str) -> bool:
@@ -110,6 +116,10 @@ class Session:
     """Bot spec per seat; ``None`` at the human's seat."""
     seed: int
     bots: list[Bot | None] = field(default_factory=list)
+    named: bool = True
+    """The player gave a name. Without one their seat is stored as ``Player N`` (a
+    record in any language reads the same) and shown as "You" in the player's
+    language (:attr:`shown_names`)."""
 
     @classmethod
     def new(
@@ -117,7 +127,7 @@ class Session:
         rules: Rules,
         *,
         human: int = 0,
-        name: str = "You",
+        name: str | None = None,
         levels: list[str],
         seed: int | None = None,
     ) -> Session:
@@ -128,8 +138,9 @@ class Session:
         it = iter(levels)
         specs: list[str | None] = [None if s == human else next(it) for s in range(rules.players)]
         others = iter(BOT_NAMES)
-        names = [name if s == human else next(others) for s in range(rules.players)]
-        return cls(rules, state, human, names, specs, seed)
+        mine = name or default_name(human)
+        names = [mine if s == human else next(others) for s in range(rules.players)]
+        return cls(rules, state, human, names, specs, seed, named=bool(name))
 
     def __post_init__(self) -> None:
         if not self.bots:
@@ -185,8 +196,16 @@ class Session:
                 bot.game_over(self.state.view(seat))
 
     @property
+    def shown_names(self) -> list[str]:
+        """The names as the terminal shows them: "You" (translated) for a player who
+        gave no name; the stored :attr:`names` stay language-neutral."""
+        if self.named:
+            return list(self.names)
+        return [_("You") if s == self.human else n for s, n in enumerate(self.names)]
+
+    @property
     def seating(self) -> Seating:
-        return Seating(self.rules, self.names)
+        return Seating(self.rules, self.shown_names)
 
     def side_name(self, side: int) -> str:
         return self.seating.side_name(side)
@@ -199,6 +218,7 @@ class Session:
             "players": list(self.names),
             "human": self.human,
             "bots": list(self.specs),
+            "named": self.named,
             "seed": self.seed,
             "lang": lang,
             "app": "pitch play",
@@ -266,7 +286,8 @@ class Session:
         if prog is not None and state.phase != OVER:
             state = _continue_hand(rules, state, rec, prog)
         lang = rec.get("lang")
-        session = cls(rules, state, human, names, specs, seed)
+        named = rec.get("named", True) is not False  # saves from before: as stored
+        session = cls(rules, state, human, names, specs, seed, named=named)
         return session, lang if isinstance(lang, str) else "en"
 
 
