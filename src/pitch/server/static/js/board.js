@@ -11,7 +11,16 @@ export function seatPosition(seat, me, n) {
   const r = (seat - me + n) % n;
   // Clockwise seen from above: the next seat sits on the viewer's left (R1.3).
   const angle = Math.PI / 2 + (r * 2 * Math.PI) / n;
-  return { x: 50 + 42 * Math.cos(angle), y: 50 + 40 * Math.sin(angle), r };
+  return { x: 50 + 42 * Math.cos(angle), y: 50 + 40 * Math.sin(angle), r, cos: Math.cos(angle), sin: Math.sin(angle) };
+}
+
+/** Where a seat's label goes: `x`, `y` in 0..100 along the board's edge, and the label is
+ * anchored at that fraction of itself (left: x%, translate -x%), so it never leaves the
+ * board. The power spreads the seats towards the sides, so two seats at the top (6 or 7
+ * players) keep room between them. */
+function labelPlace(pos) {
+  const spread = (v) => Math.sign(v) * Math.abs(v) ** 0.7;
+  return { x: 50 + 50 * spread(pos.cos), y: 50 + 50 * spread(pos.sin) };
 }
 
 export function cardEl(text, attrs = {}) {
@@ -34,15 +43,23 @@ export function bidText(bid) {
 /**
  * model: {rules, names, me, dealer, pitcher, contract, trump, bids: [{seat,bid}], trick:
  * {cards:[{seat,card}], winner?}, turn, handSizes, openHands?: per-seat card lists,
- * tricksTaken?: per side}
+ * tricksTaken?: per side}; facts: where trump and contract go (default: a line above the felt)
  */
-export function renderBoard(board, model, previous = new Set()) {
+export function renderBoard(board, model, previous = new Set(), facts = null) {
   const n = model.rules.players;
   const seen = new Set();
   board.replaceChildren();
   board.className = `board players-${n}`;
+  // Trump and contract go in `facts` (the live table's status row) or a line above the
+  // felt, never on a seat's label or the cards.
+  if (facts) facts.replaceChildren();
+  else board.append((facts = h("div", { class: "board-facts" })));
+  // The felt: the seats around its edge, the trick in the middle.
+  const felt = h("div", { class: "felt" });
+  board.append(felt);
   for (let seat = 0; seat < n; seat++) {
     const pos = seatPosition(seat, model.me, n);
+    const place = labelPlace(pos);
     const bid = [...model.bids].reverse().find((b) => b.seat === seat);
     const badges = [];
     if (seat === model.dealer) badges.push(h("span", { class: "badge dealer", title: t("Dealer") }, t("D")));
@@ -65,7 +82,7 @@ export function renderBoard(board, model, previous = new Set()) {
       "div",
       {
         class: `seat pos-${pos.r === 0 ? "me" : "other"}${seat === model.turn ? " turn" : ""}`,
-        style: { left: `${pos.x}%`, top: `${pos.y}%` },
+        style: { left: `${place.x}%`, top: `${place.y}%`, transform: `translate(${-place.x}%, ${-place.y}%)` },
         "aria-label": label,
         role: "group",
         dataset: { seat: String(seat) },
@@ -75,8 +92,8 @@ export function renderBoard(board, model, previous = new Set()) {
         { class: "seat-name" },
         badges,
         h("span", { class: "name-text" }, name),
-        model.away?.[seat] ? h("span", { class: "away" }, t("away")) : null,
       ),
+      model.away?.[seat] ? h("span", { class: "away" }, t("away")) : null,
       h(
         "div",
         { class: "seat-info" },
@@ -91,12 +108,10 @@ export function renderBoard(board, model, previous = new Set()) {
         h("div", { class: "open-hand" }, model.openHands[seat].map((c) => cardEl(c, { class: "card mini" }))),
       );
     }
-    board.append(seatEl);
+    felt.append(seatEl);
   }
-  // The middle: trump, contract and the trick.
-  const mid = h("div", { class: "middle" });
   if (model.trump) {
-    mid.append(
+    facts.append(
       h(
         "div",
         { class: "trump-mark", role: "note", "aria-label": t("Trump: {suit}", { suit: suitName(model.trump) }) },
@@ -107,18 +122,18 @@ export function renderBoard(board, model, previous = new Set()) {
   }
   if (model.contract) {
     const who = model.names?.[model.pitcher] || t("Seat {n}", { n: model.pitcher + 1 });
-    mid.append(h("div", { class: "contract" }, t("{name} bid {n}", { name: who, n: model.contract })));
+    facts.append(h("div", { class: "contract" }, t("{name} bid {n}", { name: who, n: model.contract })));
   }
+  // The middle: the trick, each card on a small oval towards the seat that played it.
+  const mid = h("div", { class: "middle" });
   const trickEl = h("div", { class: "trick", "aria-label": t("Cards on the table") });
   for (const { seat, card } of model.trick?.cards || []) {
     const pos = seatPosition(seat, model.me, n);
     const key = `${seat}:${card}`;
     seen.add(key);
-    const dx = (pos.x - 50) * 0.55;
-    const dy = (pos.y - 50) * 0.5;
     const el = cardEl(card, {
       class: `card in-trick${model.trick.winner === seat ? " winner" : ""}`,
-      style: { left: `calc(50% + ${dx}%)`, top: `calc(50% + ${dy}%)` },
+      style: { "--cx": pos.cos.toFixed(3), "--cy": pos.sin.toFixed(3) },
       "aria-label": t("{name}: {card}", {
         name: model.names?.[seat] || t("Seat {n}", { n: seat + 1 }),
         card: cardName(card),
@@ -133,7 +148,7 @@ export function renderBoard(board, model, previous = new Set()) {
     trickEl.append(el);
   }
   mid.append(trickEl);
-  board.append(mid);
+  felt.append(mid);
   return seen;
 }
 

@@ -56,7 +56,7 @@ export function handSummary(rules, names, r, number) {
   if (r.game_points) {
     const gp = h("p", { class: "game-points" }, t("Game points:"), " ");
     r.game_points.forEach((v, side) => {
-      gp.append(h("span", { class: "gp" }, `${sideName(rules, names, side)} ${v}`));
+      gp.append(side ? " · " : "", h("span", { class: "gp side-score", dataset: { side: String(side) } }, sideScore(rules, names, side, v)));
     });
     box.append(gp);
   }
@@ -82,13 +82,18 @@ function scoreLine(rules, names, scores, delta) {
       h(
         "li",
         { dataset: { side: String(side), score: String(s) } },
-        h("span", { class: "who" }, sideName(rules, names, side)),
-        h("b", {}, String(s)),
+        sideScore(rules, names, side, s),
         d ? h("small", { class: d > 0 ? "up" : "down" }, `${d > 0 ? "+" : ""}${d}`) : null,
       ),
     );
   });
   return ul;
+}
+
+/** A side's name and a number as separate elements, the number set off as a chip (and,
+ * for screen readers and copied text, after a colon): "Tess & Bot 3: 9", never "Bot 3 9". */
+export function sideScore(rules, names, side, value) {
+  return [h("span", { class: "who" }, sideName(rules, names, side)), h("span", { class: "sr-only" }, ": "), h("b", {}, String(value))];
 }
 
 /** The score sheet: one row per hand, a column per side. */

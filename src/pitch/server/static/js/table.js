@@ -202,7 +202,7 @@ function markStandIns(board, seats) {
     const el = board.querySelector(`.seat[data-seat="${s.seat}"]`);
     if (!el) continue;
     const text = t("away: a bot plays");
-    el.querySelector(".seat-name")?.append(h("span", { class: "away stand-in" }, text));
+    el.querySelector(".seat-name")?.after(h("span", { class: "away stand-in" }, text));
     el.setAttribute("aria-label", `${el.getAttribute("aria-label")}, ${text}`);
   }
 }
@@ -275,6 +275,7 @@ function drawPage() {
   }
   const showing = S.shownTrick && Date.now() < S.shownTrick.until && !g.trick?.cards?.length ? S.shownTrick : null;
   const board = h("div", { class: "board", id: "board" });
+  const facts = h("div", { class: "board-facts", id: "facts" });
   S.seen = renderBoard(
     board,
     {
@@ -292,6 +293,7 @@ function drawPage() {
       away: m.seats.map((x) => x.kind === "human" && x.claimed && !x.connected && !x.substituted),
     },
     S.seen,
+    facts,
   );
   markStandIns(board, m.seats);
   const mid = board.querySelector(".middle");
@@ -311,7 +313,7 @@ function drawPage() {
     h(
       "div",
       { class: "table-layout" },
-      h("div", { class: "board-wrap" }, h("div", { class: "status-row" }, statusLine(g), turnClock()), notices(), board, actionBar(g, rules), handEl(g)),
+      h("div", { class: "board-wrap" }, h("div", { class: "status-row" }, statusLine(g), turnClock(), facts), notices(), board, actionBar(g, rules), handEl(g)),
       sidePanel(g, rules),
     ),
   );
