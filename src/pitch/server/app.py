@@ -37,6 +37,7 @@ from pitch.server.schemas import (
     RecordProblem,
     RecordsChecked,
     RecordsIn,
+    Rematch,
     TableInfo,
 )
 from pitch.server.service import ServiceError, TableService
@@ -148,6 +149,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             winner=t.state.winner if t.state is not None else None,
             invite_url=f"{base_url(req)}/t/{t.id}",
             created_at=t.created_at,
+            rematch=t.rematch,
         )
 
     @app.post("/api/tables", status_code=201, responses=ERRORS, tags=["tables"])
@@ -192,6 +194,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         409: the game is over."""
         who = client_key(req.client.host if req.client else None)
         return await service.leave_seat(table_id, body.token, who)
+
+    @app.post(
+        "/api/tables/{table_id}/rematch",
+        responses={**ERRORS, 403: {"model": Problem}},
+        tags=["tables"],
+    )
+    async def rematch(table_id: TableId, body: Rematch, req: Request) -> Claimed:
+        """Play again at a finished table: same rules, options and seats, the deal passed
+        on to the next seat. The first player to ask makes the rematch (the others see
+        its id as ``rematch`` in the table's state); each takes their own seat in it with
+        this call and gets its new token. 403: the token holds no seat here; 409: the
+        game is not over, or the seat in the rematch is taken already."""
+        who = client_key(req.client.host if req.client else None)
+        new, seat, token = await service.rematch(table_id, body.token, who)
+        ws = base_url(req).replace("http", "ws", 1)
+        return Claimed(table=new, seat=seat, token=token, ws_url=f"{ws}/ws/tables/{new}")
 
     @app.get("/api/tables/{table_id}/state", responses=ERRORS, tags=["tables"])
     async def public_state(table_id: TableId) -> dict[str, Any]:

@@ -139,6 +139,8 @@ class LiveTable:
     turn_deadline: float | None = None
     """Wall-clock time the turn timer runs out (for clients), or ``None``."""
     idle_since: float = field(default_factory=time.monotonic)
+    rematch: str | None = None
+    """The table of this finished game's rematch, once a player asked for one."""
 
     @classmethod
     def from_stored(cls, st: StoredTable) -> LiveTable:
@@ -153,6 +155,7 @@ class LiveTable:
             ],
             created_at=st.created_at,
             status=st.status,
+            rematch=st.rematch,
         )
         now = time.monotonic()
         for s in t.seats:

@@ -94,6 +94,8 @@ class TableInfo(BaseModel):
     winner: int | None
     invite_url: str
     created_at: datetime
+    rematch: str | None = None
+    """The table where this finished game is played again, once a player asked."""
 
 
 class Claimed(BaseModel):
@@ -127,6 +129,10 @@ class MyTables(_In):
 class LeaveTable(_In):
     token: Annotated[str, Field(min_length=1, max_length=64)]
     """The seat's token (from claiming it): the seat it holds is the one left."""
+
+
+class Rematch(LeaveTable):
+    """The seat's token at the finished table: the seat taken again in the rematch."""
 
 
 class LeftTable(BaseModel):

@@ -37,7 +37,7 @@ from pitch.server.bots import BotPool, fallback
 from pitch.server.commits import GroupCommitter
 from pitch.server.live import Conn, LiveTable, Seat, deal_if_needed, hash_token
 from pitch.server.protocol import Act, Auth, Hint, Ping, Spectate, Sync, error
-from pitch.server.schemas import CreateTable, LeftTable, SeatInfo, SeatPlan
+from pitch.server.schemas import CreateTable, LeftTable, SeatInfo, SeatPlan, TableOptions
 from pitch.server.settings import Settings
 from pitch.server.view_json import StateTexts
 from pitch.store import Append, Database, EventRow, InstanceLease, StaleWrite, TableRepo
@@ -188,26 +188,73 @@ class TableService:
             Seat(kind=p.kind, bot=(p.bot or "random") if p.kind == "bot" else None) for p in plan
         ]
         first_dealer = secrets.randbelow(rules.players)  # R2.4
+        return await self._new_table(rules, req.options, seats, first_dealer, creator)
+
+    async def _new_table(
+        self,
+        rules: Rules,
+        options: TableOptions,
+        seats: list[Seat],
+        first_dealer: int,
+        creator: str,
+        rematch_of: str | None = None,
+    ) -> LiveTable:
         tid = new_table_id()
         await self.run_db(
             self.repo.create,
             table_id=tid,
             creator=creator,
             rules=rules.to_dict(),
-            options=req.options.model_dump(),
+            options=options.model_dump(),
             first_dealer=first_dealer,
             seats=[(s.kind, s.bot) for s in seats],
+            rematch_of=rematch_of,
         )
         t = LiveTable(
             id=tid,
             rules=rules,
-            options=req.options,
+            options=options,
             first_dealer=first_dealer,
             seats=seats,
             created_at=datetime.now(UTC),
         )
         self.tables[tid] = t
         return t
+
+    async def rematch(self, table_id: str, token: str, creator: str) -> tuple[str, int, str]:
+        """The player whose seat ``token`` holds at a finished table plays again: the
+        first to ask makes the rematch (same rules, options and seat plan; the deal
+        passes to the next seat, R2.4), each asker takes their own seat in it under
+        the same name. Answer: the rematch's id, the seat, the new seat token."""
+        old = await self.find(table_id, live=True)
+        async with old.lock:
+            seat = next((i for i, s in enumerate(old.seats) if s.has_token(token)), None)
+            if seat is None:
+                raise ServiceError(403, "no seat at this table is held by that token")
+            if old.status != "over":
+                raise ServiceError(409, "the game is not over yet")
+            if old.rematch is None:
+                if len(self.tables) >= self.settings.max_live_tables:
+                    self._evict_idle(time.monotonic(), 0.0)
+                if len(self.tables) >= self.settings.max_live_tables:
+                    raise ServiceError(503, "the server is full; try again later")
+                seats = [Seat(kind=s.kind, bot=s.bot) for s in old.seats]
+                dealer = (old.first_dealer + 1) % old.rules.players
+                try:
+                    new = await self._new_table(
+                        old.rules, old.options, seats, dealer, creator, rematch_of=old.id
+                    )
+                except StaleWrite:  # another process made it: read the link back
+                    stored = await self.run_db(self.repo.load, old.id)
+                    if stored is None or stored.rematch is None:
+                        raise ServiceError(409, "try again") from None
+                    old.rematch = stored.rematch
+                else:
+                    old.rematch = new.id
+                    self._broadcast(old)  # the others see the rematch offered
+            new_id = old.rematch
+            name = old.seats[seat].name or f"Player {seat + 1}"
+        return new_id, seat, await self.claim(new_id, seat, name)
 
     async def find(self, table_id: str, *, live: bool = False) -> LiveTable:
         """The table, from memory or the store. Reads (``live=False``) go through a
@@ -385,6 +432,7 @@ class TableService:
             "rules": _rules_json(t.rules),
             "last": self._last_json(t),
             "turn_deadline": t.turn_deadline,
+            "rematch": t.rematch,
         }
         return StateTexts(top, t.state)
 

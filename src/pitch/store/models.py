@@ -32,6 +32,8 @@ class TableModel(Base):
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     """The server process (``--instance``) that last stored an event or a claim of the
     table: the one that serves it, and restores it after a restart."""
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The table where this finished game's players play again (same seats and rules)."""
 
 
 class SeatModel(Base):

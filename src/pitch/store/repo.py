@@ -39,6 +39,7 @@ class StoredTable:
     seats: tuple[SeatRow, ...]
     events: tuple[EventRow, ...]
     winner: int | None
+    rematch: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +78,21 @@ class TableRepo:
         options: dict[str, Any],
         first_dealer: int,
         seats: Sequence[tuple[str, str | None]],
+        rematch_of: str | None = None,
     ) -> None:
+        """A new table. With ``rematch_of``, it is that finished table's rematch: the
+        link is set in the same transaction, and only if it has none yet (else
+        :class:`StaleWrite`, and nothing is stored)."""
         now = _now()
         with self.db.sessions.begin() as s:
+            if rematch_of is not None:
+                done = s.execute(
+                    update(TableModel)
+                    .where(TableModel.id == rematch_of, TableModel.rematch.is_(None))
+                    .values(rematch=table_id)
+                )
+                if done.rowcount != 1:  # type: ignore[attr-defined]
+                    raise StaleWrite(f"table {rematch_of} has a rematch already")
             s.add(
                 TableModel(
                     id=table_id,
@@ -264,6 +277,7 @@ class TableRepo:
                 first_dealer=t.first_dealer,
                 status=t.status,
                 winner=t.winner,
+                rematch=t.rematch,
                 seats=tuple(SeatRow(x.seat, x.kind, x.bot, x.name, x.token_hash) for x in seats),
                 events=tuple(
                     EventRow(
