@@ -31,6 +31,10 @@ export const claim = (id, seat, name) => call("POST", `/api/tables/${id}/seats/$
 export const hands = (id) => call("GET", `/api/tables/${id}/hands`);
 export const record = (id) => call("GET", `/api/tables/${id}/record`);
 export const recordUrl = (id) => `/api/tables/${id}/record`;
+/** The tables these seat tokens hold seats at ([{table, token}], at most 50). */
+export const myTables = (seats) => call("POST", "/api/my/tables", { seats });
+/** Leave the seat `token` holds: open it again (waiting) or resign to a bot (in play). */
+export const leave = (id, token) => call("POST", `/api/tables/${id}/leave`, { token });
 
 /** The table socket's address for this page. */
 export function socketUrl(id) {

@@ -4,6 +4,7 @@ import * as api from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { levelName, levels as levelList, loadLevels } from "./levels.js";
+import { myTablesPanel, refresh as refreshMyTables } from "./mytables.js";
 import * as settings from "./settings.js";
 
 let root = null;
@@ -37,6 +38,7 @@ export async function showLobby(main) {
   await loadLevels(); // the server's list, weakest to strongest
   levels = levelList().map((l) => [l.level, l.spec]);
   draw();
+  refreshMyTables(); // fills its panel when the server answers
 }
 
 export function redraw() {
@@ -274,7 +276,8 @@ function draw() {
     h("p", { class: "muted" }, t("Watch any game again, move by move, from its record file.")),
     h("a", { class: "button", href: "/#replay" }, t("Open the replay viewer")),
   );
-  root.append(h("h1", {}, t("Play Pitch")), h("div", { class: "lobby-grid" }, f, h("div", {}, join, replay)));
+  // My tables first (hidden while there are none): a returning player's way back.
+  root.append(h("h1", {}, t("Play Pitch")), myTablesPanel(), h("div", { class: "lobby-grid" }, f, h("div", {}, join, replay)));
 }
 
 /** Turn timer, what happens when someone leaves, and which bot stands in (server options). */
