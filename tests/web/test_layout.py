@@ -67,11 +67,14 @@ FAULTS = """() => {
   for (let i = 0; i < boxes.length; i++)
     for (let j = i + 1; j < boxes.length; j++)
       if (meet(boxes[i][1], boxes[j][1])) out.push(`${boxes[i][0]} at ${fmt(boxes[i][1])} overlaps ${boxes[j][0]} at ${fmt(boxes[j][1])}`);
+  const bar = document.querySelector(".action-bar");
+  if (bar) for (const el of hand)
+    if (meet(rect(bar), rect(el))) out.push(`own card ${name(el)} at ${fmt(rect(el))} overlaps the buttons at ${fmt(rect(bar))}`);
   const toast = document.querySelector("#toast.show");
   if (toast) for (const el of document.querySelectorAll(".board .seat-name"))
     if (meet(rect(toast), rect(el))) out.push(`the toast covers ${name(el)}`);
   return out;
-}"""
+}"""  # noqa: E501 (a script, read as one)
 
 MY_TURN = """() => { const S = window.pitchTable; const g = S && S.msg && S.msg.game;
   return !!g && g.turn === S.seat && g.legal.length > 0; }"""
@@ -142,8 +145,6 @@ class Table:
             "id"
         ]
         claim = f"{url}/api/tables/{self.id}/seats"
-        if players == 7:
-            _post(f"{claim}/3", {"name": "Konstantin"})
         token = _post(f"{claim}/0", {"name": "Alexandra"})["token"]
         self.players = players
         self.pages = {}
@@ -154,6 +155,10 @@ class Table:
             )
             page.goto(f"{url}/t/{self.id}")
             self.pages[lang] = page
+        if players == 7:  # once we are connected (the grace time is for Konstantin alone)
+            for page in self.pages.values():
+                expect(page.locator("#invite-link")).to_be_visible()
+            _post(f"{claim}/3", {"name": "Konstantin"})
 
     def state(self) -> dict[str, Any]:
         page = self.pages["en"]

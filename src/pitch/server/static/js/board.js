@@ -18,10 +18,15 @@ export function seatPosition(seat, me, n) {
  * anchored at that fraction of itself (left: x%, translate -x%), so it never leaves the
  * board. The power spreads the seats towards the sides, so two seats at the top (6 or 7
  * players) keep room between them. */
-function labelPlace(pos) {
+function labelPlace(pos, n) {
+  if (n === 7 && pos.r) return SEVEN_PLACES[pos.r];
   const spread = (v) => Math.sign(v) * Math.abs(v) ** 0.7;
   return { x: 50 + 50 * spread(pos.cos), y: 50 + 50 * spread(pos.sin) };
 }
+
+// Seven at a table: the side seats sit lower, so a tall label at the top (a name, "away: a
+// bot plays", the cards and the bid) keeps clear of the seat below it.
+const SEVEN_PLACES = [null, { x: 2, y: 86 }, { x: 0, y: 46 }, { x: 22, y: 0 }, { x: 78, y: 0 }, { x: 100, y: 46 }, { x: 98, y: 86 }];
 
 export function cardEl(text, attrs = {}) {
   const el = h("div", { class: "card", role: "img", "aria-label": cardName(text), ...attrs });
@@ -59,7 +64,7 @@ export function renderBoard(board, model, previous = new Set(), facts = null) {
   board.append(felt);
   for (let seat = 0; seat < n; seat++) {
     const pos = seatPosition(seat, model.me, n);
-    const place = labelPlace(pos);
+    const place = labelPlace(pos, n);
     const bid = [...model.bids].reverse().find((b) => b.seat === seat);
     const badges = [];
     if (seat === model.dealer) badges.push(h("span", { class: "badge dealer", title: t("Dealer") }, t("D")));
@@ -81,7 +86,7 @@ export function renderBoard(board, model, previous = new Set(), facts = null) {
     const seatEl = h(
       "div",
       {
-        class: `seat pos-${pos.r === 0 ? "me" : "other"}${seat === model.turn ? " turn" : ""}`,
+        class: `seat pos-${pos.r === 0 ? "me" : "other"}${Math.abs(pos.cos) > 0.6 ? " side" : ""}${seat === model.turn ? " turn" : ""}`,
         style: { left: `${place.x}%`, top: `${place.y}%`, transform: `translate(${-place.x}%, ${-place.y}%)` },
         "aria-label": label,
         role: "group",
