@@ -124,7 +124,7 @@ function onState(m) {
       if (cards.length === m.rules.players) done = { leader: pg.trick.leader, cards, winner: trickWinner(cards, pg.trump) };
     }
     if (done) {
-      S.shownTrick = { trick: done, trump: pg.trump || g.trump, until: Date.now() + settings.duration(1200) };
+      S.shownTrick = { trick: done, trump: pg.trump || g.trump, hand: pg.hand_number, until: Date.now() + settings.duration(1200) };
       setTimeout(draw, settings.duration(1200) + 20);
       sound.trick();
     }
@@ -273,7 +273,9 @@ function drawPage() {
     root.append(waitingPanel(S, names()));
     return;
   }
-  const showing = S.shownTrick && Date.now() < S.shownTrick.until && !g.trick?.cards?.length ? S.shownTrick : null;
+  // A hand's last trick stays a moment, but not into the next auction's bids.
+  const fresh = S.shownTrick && (S.shownTrick.hand === g.hand_number || !g.bids.length);
+  const showing = fresh && Date.now() < S.shownTrick.until && !g.trick?.cards?.length ? S.shownTrick : null;
   const board = h("div", { class: "board", id: "board" });
   const facts = h("div", { class: "board-facts", id: "facts" });
   S.seen = renderBoard(
@@ -286,7 +288,7 @@ function drawPage() {
       pitcher: g.pitcher,
       contract: g.contract,
       trump: g.trump || showing?.trump || null,
-      bids: g.phase === "bid" || g.phase === "play" ? g.bids : [],
+      bids: g.phase === "bid" ? g.bids : [], // in play the contract line says who bid what
       trick: showing ? showing.trick : g.trick,
       turn: g.turn,
       handSizes: g.hand_sizes,
@@ -410,7 +412,7 @@ function actionBar(g, rules) {
 
 function lastTrick(g) {
   if (g.tricks.length) return g.tricks[g.tricks.length - 1];
-  return S.shownTrick?.trick || null;
+  return S.shownTrick?.hand === g.hand_number ? S.shownTrick.trick : null; // not the last hand's
 }
 
 function handEl(g) {
@@ -567,7 +569,28 @@ function gameOver(g, rules) {
     " ",
     h("a", { class: "button", href: "/" }, t("New game")),
   );
+  if (S.seat !== null && S.seat !== undefined) box.append(" ", rematchButton());
   return box;
+}
+
+/** Rematch: the first player to ask makes the table again (same seats and rules, the
+ * deal passed on); the others see it offered here and join with one click. */
+function rematchButton() {
+  const next = /^[a-z0-9]{1,32}$/.test(S.msg?.rematch || "") ? S.msg.rematch : null;
+  const mine = next && settings.token(next);
+  const label = mine ? t("Go to the rematch") : next ? t("Join the rematch") : t("Rematch");
+  return h("button", { type: "button", class: next ? "primary" : "", id: "rematch", onclick: () => rematch(next) }, label);
+}
+
+async function rematch(next) {
+  if (next && settings.token(next)) return window.pitchNavigate(`/t/${next}`);
+  try {
+    const c = await api.rematch(S.id, settings.token(S.id));
+    settings.saveToken(c.table, c.seat, c.token);
+    window.pitchNavigate(`/t/${c.table}`);
+  } catch (e) {
+    refuse(serverError("server_busy", e));
+  }
 }
 
 async function watchReplay() {
