@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 
 from pitch.bots.registry import ALIASES, BOTS, levels
 from pitch.engine import PRESETS
+from pitch.server.chat import MAX_TEXT, PHRASES
 from pitch.server.fairness import FAIRNESS_HTML
 from pitch.server.guard import Guard
 from pitch.server.limits import KeyedBuckets, client_key
@@ -265,6 +266,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "levels": [{"level": lv.level, "spec": lv.spec} for lv in levels()],
             "aliases": dict(ALIASES),
         }
+
+    @app.get("/api/chat", tags=["lobby"])
+    async def chat() -> dict[str, Any]:
+        """The quick phrases (their index is what a ``chat`` message sends; the English
+        text is what clients translate) and the longest free-text line."""
+        return {"phrases": list(PHRASES), "max_text": MAX_TEXT}
 
     @app.get("/api/presets", tags=["lobby"])
     async def presets() -> dict[str, dict[str, Any]]:

@@ -16,9 +16,10 @@ from fastapi import WebSocket
 
 from pitch.bots.registry import level_of
 from pitch.engine import CHANCE, GameState, Rules
+from pitch.server.chat import HISTORY
 from pitch.server.limits import TokenBucket
 from pitch.server.schemas import TableOptions
-from pitch.store import EventRow, StoredTable
+from pitch.store import ChatRow, EventRow, StoredTable
 
 
 def deal_if_needed(state: GameState) -> EventRow | None:
@@ -27,6 +28,15 @@ def deal_if_needed(state: GameState) -> EventRow | None:
         return None
     state.deal_random()  # no rng: secrets.SystemRandom (see /fairness)
     return EventRow(kind="deal", deal=tuple(state.dealt), by="server")
+
+
+def chat_message(c: ChatRow) -> dict[str, Any]:
+    msg: dict[str, Any] = {"type": "chat", "n": c.n, "seat": c.seat, "name": c.name}
+    if c.phrase is not None:
+        msg["phrase"] = c.phrase
+    else:
+        msg["text"] = c.text
+    return msg
 
 
 def hash_token(token: str) -> str:
@@ -47,6 +57,8 @@ class Conn:
         self.spectator = False
         self.bucket = TokenBucket(rate=rate, burst=burst)
         self.strikes = 0
+        self.chat_bucket = TokenBucket(rate=0.5, burst=5)
+        """Chat lines: a few at once, then one every two seconds."""
         self.hint_task: asyncio.Task[None] | None = None
         """Works out this connection's last ``hint`` (one at a time)."""
         self._queue: deque[str] = deque()
@@ -141,6 +153,9 @@ class LiveTable:
     idle_since: float = field(default_factory=time.monotonic)
     rematch: str | None = None
     """The table of this finished game's rematch, once a player asked for one."""
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=HISTORY))
+    """The last chat lines, as sent (``chat`` messages)."""
+    chat_count: int = 0
 
     @classmethod
     def from_stored(cls, st: StoredTable) -> LiveTable:
@@ -156,7 +171,9 @@ class LiveTable:
             created_at=st.created_at,
             status=st.status,
             rematch=st.rematch,
+            chat_count=st.chat_count,
         )
+        t.chat.extend(chat_message(c) for c in st.chat)
         now = time.monotonic()
         for s in t.seats:
             if s.kind == "human":

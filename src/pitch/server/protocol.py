@@ -10,6 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
+from pitch.server.chat import MAX_TEXT, PHRASES
+
 MAX_MESSAGE_BYTES = 1024
 """Longer client messages are refused unread (the socket itself caps frames too)."""
 
@@ -59,8 +61,17 @@ class Hint(_Msg):
     type: Literal["hint"]
 
 
-ClientMessage = Annotated[Auth | Spectate | Act | Sync | Ping | Hint, Field(discriminator="type")]
-CLIENT_MESSAGE = TypeAdapter[Auth | Spectate | Act | Sync | Ping | Hint](ClientMessage)
+class Chat(_Msg):
+    """Say something at the table: a quick phrase by index, or free text."""
+
+    type: Literal["chat"]
+    phrase: Annotated[StrictInt, Field(ge=0, lt=len(PHRASES))] | None = None
+    text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)] | None = None
+
+
+Incoming = Auth | Spectate | Act | Sync | Ping | Hint | Chat
+ClientMessage = Annotated[Incoming, Field(discriminator="type")]
+CLIENT_MESSAGE = TypeAdapter[Incoming](ClientMessage)
 
 ERROR_CODES: dict[str, str] = {
     "no_table": "no table has this id (the socket is closed with code 4404)",
@@ -81,14 +92,15 @@ ERROR_CODES: dict[str, str] = {
     "server_busy": "the action could not be stored; try again",
     "hint_busy": "a hint for this seat is still being worked out",
     "hint_failed": "no hint could be worked out in time; try again",
+    "chat_off": "this table does not take that kind of chat (options.chat)",
+    "bad_chat": "a chat message is one phrase or a line of printable text",
+    "chat_full": "this table has as many chat lines as it keeps",
 }
 """Every error code besides rule ids. An illegal action's code is the rule it breaks
 (``R4.3``), taken from the engine's :class:`~pitch.engine.IllegalActionError`."""
 
 
-def parse_client_message(
-    text: str,
-) -> Auth | Spectate | Act | Sync | Ping | Hint | dict[str, object]:
+def parse_client_message(text: str) -> Incoming | dict[str, object]:
     """The message, or an ``error`` message for the sender (never raises)."""
     if len(text) > MAX_MESSAGE_BYTES:
         return error("too_large")

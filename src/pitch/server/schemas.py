@@ -44,6 +44,10 @@ class TableOptions(_In):
     """Bot spec used for absent players and the turn timer."""
     bot_delay: Annotated[float, Field(ge=0, le=10)] = 0.6
     """Seconds a bot waits before acting, so people can follow the play."""
+    chat: Literal["free", "phrases", "off"] = "free"
+    """Table chat: quick phrases and free text, quick phrases only, or none."""
+    spectator_chat: bool = False
+    """Whether spectators may chat too (players only, by default)."""
 
     @field_validator("substitute")
     @classmethod

@@ -34,13 +34,14 @@ from pitch.engine import (
     preset,
 )
 from pitch.server.bots import BotPool, fallback
+from pitch.server.chat import MAX_LINES, clean_text
 from pitch.server.commits import GroupCommitter
-from pitch.server.live import Conn, LiveTable, Seat, deal_if_needed, hash_token
-from pitch.server.protocol import Act, Auth, Hint, Ping, Spectate, Sync, error
+from pitch.server.live import Conn, LiveTable, Seat, chat_message, deal_if_needed, hash_token
+from pitch.server.protocol import Act, Auth, Chat, Hint, Ping, Spectate, Sync, error
 from pitch.server.schemas import CreateTable, LeftTable, SeatInfo, SeatPlan, TableOptions
 from pitch.server.settings import Settings
 from pitch.server.view_json import StateTexts
-from pitch.store import Append, Database, EventRow, InstanceLease, StaleWrite, TableRepo
+from pitch.store import Append, ChatRow, Database, EventRow, InstanceLease, StaleWrite, TableRepo
 
 log = logging.getLogger("pitch.server")
 T = TypeVar("T")
@@ -474,7 +475,7 @@ class TableService:
                 c.send_text(text)
 
     async def handle(
-        self, t: LiveTable, conn: Conn, msg: Auth | Spectate | Act | Sync | Ping | Hint
+        self, t: LiveTable, conn: Conn, msg: Auth | Spectate | Act | Sync | Ping | Hint | Chat
     ) -> None:
         if isinstance(msg, Ping):
             conn.send({"type": "pong"})
@@ -484,6 +485,8 @@ class TableService:
             conn.send(error("not_authenticated"))
         elif isinstance(msg, Sync):
             conn.send_text(self.texts(t).text(conn.seat))
+        elif isinstance(msg, Chat):
+            await self._chat(t, conn, msg)
         elif conn.seat is None:
             conn.send(error("spectator"))
         elif isinstance(msg, Hint):
@@ -511,6 +514,7 @@ class TableService:
                 }
             )
             conn.send_text(self.texts(t).text(None))
+            self._history(t, conn)
             return
         for i, s in enumerate(t.seats):
             if s.has_token(msg.token):
@@ -534,9 +538,57 @@ class TableService:
                     self._schedule(t)
                 else:
                     conn.send_text(self.texts(t).text(i))
+                self._history(t, conn)
                 return
         conn.strikes += 10  # guessing tokens is costly
         conn.send(error("bad_token"))
+
+    async def _chat(self, t: LiveTable, conn: Conn, msg: Chat) -> None:
+        """Store a chat line, then send it to everyone at the table (spectators too)."""
+        o = t.options
+        if conn.seat is None and not o.spectator_chat:
+            conn.send(error("spectator", "spectators do not chat at this table"))
+            return
+        if (msg.phrase is None) == (msg.text is None):
+            conn.send(error("bad_chat"))
+            return
+        text = clean_text(msg.text) if msg.text is not None else None
+        if msg.text is not None and text is None:
+            conn.send(error("bad_chat"))
+            return
+        if o.chat == "off" or (text is not None and o.chat != "free"):
+            conn.send(error("chat_off"))
+            return
+        if not conn.chat_bucket.take():
+            conn.strikes += 1
+            conn.send(error("rate_limited"))
+            return
+        async with t.lock:
+            if t.chat_count >= MAX_LINES:
+                conn.send(error("chat_full"))
+                return
+            seat = conn.seat
+            name = t.seats[seat].name if seat is not None else None
+            line = ChatRow(t.chat_count, seat, name, msg.phrase, text)
+            try:
+                await self.run_db(self.repo.add_chat, t.id, line)
+            except Exception:
+                log.exception("could not store a chat line of table %s", t.id)
+                conn.send(error("server_busy"))
+                return
+            t.chat_count += 1
+            out = chat_message(line)
+            t.chat.append(out)
+        text_out = json.dumps(out, separators=(",", ":"))
+        for s in t.seats:
+            for c in s.conns:
+                c.send_text(text_out)
+        for c in t.spectators:
+            c.send_text(text_out)
+
+    def _history(self, t: LiveTable, conn: Conn) -> None:
+        if t.chat:
+            conn.send({"type": "chat_history", "lines": list(t.chat)})
 
     def leave(self, t: LiveTable, conn: Conn) -> None:
         if conn.hint_task is not None:

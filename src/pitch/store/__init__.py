@@ -7,11 +7,12 @@ events through the engine, so the database never holds a second copy of the rule
 
 from pitch.store.db import Database, default_url
 from pitch.store.lease import InstanceLease, InstanceTaken
-from pitch.store.repo import GameSummary, SeatRow, StoredTable, TableRepo
+from pitch.store.repo import ChatRow, GameSummary, SeatRow, StoredTable, TableRepo
 from pitch.store.writer import Append, EventRow, EventWriter, StaleWrite, WriterBusy
 
 __all__ = [
     "Append",
+    "ChatRow",
     "Database",
     "EventRow",
     "EventWriter",

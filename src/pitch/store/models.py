@@ -67,3 +67,19 @@ class EventModel(Base):
     by: Mapped[str] = mapped_column(String(12))
     """Who chose it: ``player``, ``bot``, ``substitute`` (grace period) or ``timer``."""
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatModel(Base):
+    __tablename__ = "chat"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat that wrote it (``None``: a spectator)."""
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    phrase: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """A quick phrase's index (``pitch.server.chat.PHRASES``), or ``None`` for text."""
+    text: Mapped[str | None] = mapped_column(Text, nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

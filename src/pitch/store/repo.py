@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, update
 
 from pitch.store.db import Database
-from pitch.store.models import EventModel, SeatModel, TableModel
+from pitch.store.models import ChatModel, EventModel, SeatModel, TableModel
 from pitch.store.writer import Append, EventRow, EventWriter, StaleWrite, decode_deal, encode_deal
 
 
@@ -26,6 +26,15 @@ class SeatRow:
     bot: str | None
     name: str | None
     token_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    n: int
+    seat: int | None
+    name: str | None
+    phrase: int | None
+    text: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +49,9 @@ class StoredTable:
     events: tuple[EventRow, ...]
     winner: int | None
     rematch: str | None = None
+    chat: tuple[ChatRow, ...] = ()
+    """The last chat lines (oldest first) and, in ``chat_count``, how many there are."""
+    chat_count: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,6 +290,21 @@ class TableRepo:
                 status=t.status,
                 winner=t.winner,
                 rematch=t.rematch,
+                chat=tuple(
+                    ChatRow(c.n, c.seat, c.name, c.phrase, c.text)
+                    for c in reversed(
+                        s.scalars(
+                            select(ChatModel)
+                            .where(ChatModel.table_id == t.id)
+                            .order_by(ChatModel.n.desc())
+                            .limit(50)
+                        ).all()
+                    )
+                ),
+                chat_count=s.scalar(
+                    select(func.count()).select_from(ChatModel).where(ChatModel.table_id == t.id)
+                )
+                or 0,
                 seats=tuple(SeatRow(x.seat, x.kind, x.bot, x.name, x.token_hash) for x in seats),
                 events=tuple(
                     EventRow(
@@ -343,3 +370,18 @@ class TableRepo:
             updated_at=t.updated_at,
             names=tuple(names),
         )
+
+    def add_chat(self, table_id: str, line: ChatRow) -> None:
+        """Store one chat line (its ``n`` is the table's count of lines so far)."""
+        with self.db.sessions.begin() as s:
+            s.add(
+                ChatModel(
+                    table_id=table_id,
+                    n=line.n,
+                    seat=line.seat,
+                    name=line.name,
+                    phrase=line.phrase,
+                    text=line.text,
+                    at=_now(),
+                )
+            )
