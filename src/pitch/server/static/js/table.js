@@ -412,7 +412,7 @@ function actionBar(g, rules) {
 
 function lastTrick(g) {
   if (g.tricks.length) return g.tricks[g.tricks.length - 1];
-  return S.shownTrick?.hand === g.hand_number ? S.shownTrick.trick : null; // not the last hand's
+  return S.shownTrick?.trick || null; // after a hand, its last trick (the dialog, not the table)
 }
 
 function handEl(g) {
