@@ -30,7 +30,7 @@ def upgrade() -> None:
         sa.Column("name", sa.String(64), nullable=True),
         sa.Column("phrase", sa.Integer, nullable=True),
         sa.Column("text", sa.Text, nullable=True),
-        sa.Column("at", sa.DateTime(timezone=True)),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
     )
 
 
