@@ -35,6 +35,7 @@ export const recordUrl = (id) => `/api/tables/${id}/record`;
 export const myTables = (seats) => call("POST", "/api/my/tables", { seats });
 /** Leave the seat `token` holds: open it again (waiting) or resign to a bot (in play). */
 export const leave = (id, token) => call("POST", `/api/tables/${id}/leave`, { token });
+export const chat = () => call("GET", "/api/chat");
 export const rematch = (id, token) => call("POST", `/api/tables/${id}/rematch`, { token });
 
 /** The table socket's address for this page. */

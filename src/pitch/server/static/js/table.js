@@ -13,6 +13,7 @@ import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import { handSummary, scoreSheet, seatName, sideName, winnerText } from "./summary.js";
 import { joinView, waitingPanel } from "./seating.js";
+import { chatPanel, receiveChat, resetChat } from "./chat.js";
 
 const S = {
   id: null,
@@ -38,6 +39,7 @@ export async function showTable(main, id) {
   root = main;
   Object.assign(S, { id, info: null, msg: null, seat: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, timerNote: null, closed: false });
   window.pitchTable = S; // the tests read results from here
+  resetChat(id, (line) => send({ type: "chat", ...line }));
   S.suggest = () => (S.msg?.game ? hint(S.msg.game, S.msg.rules, S.seat) : null);
   try {
     S.info = await api.table(id);
@@ -104,6 +106,8 @@ function onMessage(m) {
     toast(serverError(m.code, m), "error");
   } else if (m.type === "state") {
     onState(m);
+  } else if (m.type === "chat" || m.type === "chat_history") {
+    receiveChat(m, S.seat);
   }
 }
 
@@ -548,6 +552,8 @@ function sidePanel(g, rules) {
   if (g.winner !== null && g.winner !== undefined) side.prepend(gameOver(g, rules));
   if (g.last_hand) side.append(handSummary(rules, names(), g.last_hand, g.hands_played));
   const rows = Object.keys(S.results).map(Number).sort((a, b) => a - b).map((k) => S.results[k]);
+  const chat = S.info?.options?.chat ?? "free";
+  if (chat !== "off") side.append(chatPanel(S.seat !== null && S.seat !== undefined, chat === "free"));
   if (rows.length) side.append(scoreSheet(rules, names(), rows));
   return side;
 }
