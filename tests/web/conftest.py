@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import shutil
 import socket
@@ -116,6 +117,25 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     except subprocess.TimeoutExpired:
         proc.kill()
     log.close()
+
+
+def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST ``body`` as JSON (the server refuses any other body) and read the answer."""
+    req = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req) as r:
+        out: dict[str, Any] = json.load(r)
+    return out
+
+
+def seat_in(page: Any, table: str, seat: int, token: str) -> None:
+    """Keep ``token`` for ``table`` where the client keeps it, as if this browser had
+    claimed ``seat`` (set before the page loads)."""
+    page.context.add_init_script(
+        f"localStorage.setItem('pitch.token.{table}', '{token}');"
+        f"localStorage.setItem('pitch.seat.{table}', '{seat}')"
+    )
 
 
 def new_page(browser: Any, *, locale: str = "en-US", **context: Any) -> Any:

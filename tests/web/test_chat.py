@@ -3,39 +3,25 @@ free text shown as text, mute, and the lines still there after a reload."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.web.conftest import PHONE, new_page, shot
-
-
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(
-        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(req) as r:
-        out: dict[str, Any] = json.load(r)
-    return out
+from tests.web.conftest import PHONE, new_page, post_json, seat_in, shot
 
 
 def test_chat_between_two_browsers(browser: Any, server_url: str) -> None:
     body = {"rules": {"players": 2}, "options": {"turn_seconds": 600}}
-    table = _post(server_url + "/api/tables", body)["id"]
+    table = post_json(server_url + "/api/tables", body)["id"]
     people = [("Ada", {}), ("Bo", {"locale": "ru-RU", **PHONE})]
     tokens = [
-        _post(f"{server_url}/api/tables/{table}/seats/{s}", {"name": n})["token"]
+        post_json(f"{server_url}/api/tables/{table}/seats/{s}", {"name": n})["token"]
         for s, (n, _) in enumerate(people)
     ]
     pages = []
     for seat, ((_, ctx), tok) in enumerate(zip(people, tokens, strict=True)):
         page = new_page(browser, **ctx)
-        page.context.add_init_script(
-            f"localStorage.setItem('pitch.token.{table}', '{tok}');"
-            f"localStorage.setItem('pitch.seat.{table}', '{seat}')"
-        )
+        seat_in(page, table, seat, tok)
         page.goto(f"{server_url}/t/{table}")
         expect(page.locator("#chat #chat-phrases button").first).to_be_visible()
         pages.append(page)

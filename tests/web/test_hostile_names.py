@@ -3,24 +3,13 @@ in the seat picker and at the table, and no script in it ever runs."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.web.conftest import new_page, shot
+from tests.web.conftest import new_page, post_json, shot
 
 NAMES = ["<img src=x onerror=__pwned=1>", '"><svg onload=__pwned=2>', "javascript:__pwned=3"]
-
-
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(
-        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(req) as r:
-        out: dict[str, Any] = json.load(r)
-    return out
 
 
 def _no_script_ran(page: Any) -> None:
@@ -34,9 +23,9 @@ def test_hostile_names_are_text_everywhere(browser: Any, server_url: str) -> Non
         "seats": [{"kind": "human"}] * 4,
         "options": {"bot_delay": 0},
     }
-    table = _post(server_url + "/api/tables", body)["id"]
+    table = post_json(server_url + "/api/tables", body)["id"]
     for seat, name in enumerate(NAMES, start=1):
-        _post(f"{server_url}/api/tables/{table}/seats/{seat}", {"name": name})
+        post_json(f"{server_url}/api/tables/{table}/seats/{seat}", {"name": name})
     dialogs: list[str] = []
     # A stranger opens the invite link: the seat picker lists the names taken.
     page = new_page(browser)

@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from pitch.engine import verify_record
-from tests.web.conftest import PHONE, new_page, shot
+from tests.web.conftest import PHONE, new_page, post_json, shot
 
 MY_TURN = """() => { const S = window.pitchTable; const g = S && S.msg && S.msg.game;
   return !!g && (g.winner !== null || (g.turn === S.seat && g.legal.length > 0)); }"""
@@ -299,21 +299,12 @@ def test_turn_timer_chosen_in_the_lobby_counts_down_and_stands_in(
     page.context.close()
 
 
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(
-        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(req) as r:
-        out: dict[str, Any] = json.load(r)
-    return out
-
-
 def seated_page(browser: Any, server_url: str, body: dict[str, Any], **context: Any) -> Any:
     """A table made through the API (rules and options the lobby does not offer), with
     Ada in seat 0 of the page returned: the seat's token is put where the client keeps
     it, as if she had claimed the seat in this browser."""
-    table = _post(server_url + "/api/tables", body)["id"]
-    tok = _post(f"{server_url}/api/tables/{table}/seats/0", {"name": "Ada"})["token"]
+    table = post_json(server_url + "/api/tables", body)["id"]
+    tok = post_json(f"{server_url}/api/tables/{table}/seats/0", {"name": "Ada"})["token"]
     page = new_page(browser, **context)
     page.context.add_init_script(f"localStorage.setItem('pitch.token.{table}', '{tok}')")
     page.goto(f"{server_url}/t/{table}")

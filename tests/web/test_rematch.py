@@ -12,22 +12,13 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.server.helpers import Player
-from tests.web.conftest import new_page, shot
-
-
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(
-        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(req) as r:
-        out: dict[str, Any] = json.load(r)
-    return out
+from tests.web.conftest import new_page, post_json, seat_in, shot
 
 
 def test_rematch_with_two_people(browser: Any, server_url: str) -> None:
-    table = _post(server_url + "/api/tables", {"rules": {"players": 2, "target": 1}})["id"]
+    table = post_json(server_url + "/api/tables", {"rules": {"players": 2, "target": 1}})["id"]
     tokens = [
-        _post(f"{server_url}/api/tables/{table}/seats/{s}", {"name": n})["token"]
+        post_json(f"{server_url}/api/tables/{table}/seats/{s}", {"name": n})["token"]
         for s, n in enumerate(["Ada", "Bo"])
     ]
 
@@ -44,10 +35,7 @@ def test_rematch_with_two_people(browser: Any, server_url: str) -> None:
     pages = []
     for seat, tok in enumerate(tokens):
         page = new_page(browser, **({"locale": "ru-RU"} if seat else {}))
-        page.context.add_init_script(
-            f"localStorage.setItem('pitch.token.{table}', '{tok}');"
-            f"localStorage.setItem('pitch.seat.{table}', '{seat}')"
-        )
+        seat_in(page, table, seat, tok)
         page.goto(f"{server_url}/t/{table}")
         expect(page.locator("#game-over #rematch")).to_be_visible()
         pages.append(page)

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.web.conftest import PHONE, new_page, shot
+from tests.web.conftest import PHONE, new_page, post_json, shot
 
 TABLE = "mocktable1"
 RULES = {"players": 4, "partnerships": True, "target": 21, "low_to": "captor"}
@@ -176,15 +175,6 @@ def test_scores_stand_apart_from_the_side_names(browser: Any, server_url: str) -
         page.context.close()
 
 
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(
-        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(req) as r:
-        out: dict[str, Any] = json.load(r)
-    return out
-
-
 def _seat_page(browser: Any, url: str, table: str, token: str, **context: Any) -> Any:
     page = new_page(browser, **context)
     page.context.add_init_script(f"localStorage.setItem('pitch.token.{table}', '{token}')")
@@ -200,10 +190,10 @@ def test_timer_and_stand_in_moves_are_announced(browser: Any, server_url: str) -
         "seats": [{"kind": "human"}, {"kind": "human"}],
         "options": {"turn_seconds": 3, "grace_seconds": 1, "substitute": "random"},
     }
-    table = _post(server_url + "/api/tables", body)["id"]
+    table = post_json(server_url + "/api/tables", body)["id"]
     seat = f"{server_url}/api/tables/{table}/seats"
-    ada_token = _post(f"{seat}/0", {"name": "Ada"})["token"]
-    bob_token = _post(f"{seat}/1", {"name": "Bob"})["token"]
+    ada_token = post_json(f"{seat}/0", {"name": "Ada"})["token"]
+    bob_token = post_json(f"{seat}/1", {"name": "Bob"})["token"]
     desktop = {"viewport": {"width": 1280, "height": 800}}
     ada = _seat_page(browser, server_url, table, ada_token, **desktop)
     bob = _seat_page(browser, server_url, table, bob_token, locale="ru-RU", **PHONE)
