@@ -56,3 +56,15 @@ def test_rematch_is_refused_before_the_end_and_without_a_seat(server: ServerProc
     assert r.status_code == 403
     r = httpx.post(f"{base}/api/tables/{t}/rematch", content="{}")
     assert r.status_code == 415
+
+
+def test_a_rematch_everyone_left_can_be_made_again(server: ServerProcess) -> None:
+    base = server.base
+    t, tokens, _ = _finished_game(base)
+    first = httpx.post(f"{base}/api/tables/{t}/rematch", json={"token": tokens[0]}).json()
+    left = httpx.post(f"{base}/api/tables/{first['table']}/leave", json={"token": first["token"]})
+    assert left.json()["status"] == "abandoned"
+    assert httpx.get(f"{base}/api/tables/{t}").json()["rematch"] is None
+    again = httpx.post(f"{base}/api/tables/{t}/rematch", json={"token": tokens[1]})
+    assert again.status_code == 200, again.text
+    assert again.json()["table"] != first["table"]

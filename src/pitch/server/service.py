@@ -223,6 +223,16 @@ class TableService:
         return t
 
     async def rematch(self, table_id: str, token: str, creator: str) -> tuple[str, int, str]:
+        try:
+            return await self._rematch(table_id, token, creator)
+        except ServiceError as e:
+            old = self.tables.get(table_id) or self.cache.get(table_id)
+            if e.status != 404 or old is None or old.rematch is None:
+                raise
+            old.rematch = None  # its players all left it, and it was deleted: again
+            return await self._rematch(table_id, token, creator)
+
+    async def _rematch(self, table_id: str, token: str, creator: str) -> tuple[str, int, str]:
         """The player whose seat ``token`` holds at a finished table plays again: the
         first to ask makes the rematch (same rules, options and seat plan; the deal
         passes to the next seat, R2.4), each asker takes their own seat in it under
@@ -396,6 +406,9 @@ class TableService:
             t.timer = None
         self.tables.pop(t.id, None)
         self.cache.pop(t.id, None)
+        for other in (*self.tables.values(), *self.cache.values()):
+            if other.rematch == t.id:  # the store cleared the link too (TableRepo.leave)
+                other.rematch = None
         for c in list(t.spectators):
             c.send(error("no_table", "the table was abandoned: no player holds a seat"))
             c.close()

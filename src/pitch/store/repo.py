@@ -188,6 +188,10 @@ class TableRepo:
                 s.execute(delete(EventModel).where(EventModel.table_id == table_id))
                 s.execute(delete(SeatModel).where(SeatModel.table_id == table_id))
                 s.execute(delete(TableModel).where(TableModel.id == table_id))
+                # A finished table whose rematch this was may make a new one.
+                s.execute(
+                    update(TableModel).where(TableModel.rematch == table_id).values(rematch=None)
+                )
                 return True
             s.execute(update(TableModel).where(TableModel.id == table_id).values(updated_at=_now()))
             return False
