@@ -21,7 +21,17 @@ from pitch.engine import PLAY, IllegalActionError
 from pitch.engine.actions import BID_BASE
 from pitch.i18n import _, current_language, suit_name, term
 from pitch.tui.cards import card_label
-from pitch.tui.moves import HELP, HINT, NOTHING, QUIT, SCORE, InputError, explain, parse_input
+from pitch.tui.moves import (
+    HELP,
+    HINT,
+    LAST,
+    NOTHING,
+    QUIT,
+    SCORE,
+    InputError,
+    explain,
+    parse_input,
+)
 from pitch.tui.render import (
     final_screen,
     hand_summary,
@@ -113,11 +123,43 @@ def describe(session: Session, seat: int, action: int, symbols: bool) -> str:
 
 
 def help_text() -> str:
-    return _(
-        "Type a card (Ah, 10h, Qs) or its number. In the auction type 0 or pass, or "
-        "1-4. ? shows a hint, s the score sheet, q saves and quits. Enter while the "
-        "bots play skips ahead."
+    return (
+        _(
+            "Type a card (Ah, 10h, Qs) or its number. In the auction type 0 or pass, or "
+            "1-4. ? shows a hint, s the score sheet, q saves and quits. Enter while the "
+            "bots play skips ahead."
+        )
+        + " "
+        + _("l shows the last trick.")
     )
+
+
+def last_trick_text(session: Session, symbols: bool) -> str:
+    """The last finished trick, this hand's or the previous hand's, with who took it."""
+    st = session.state
+    trick = st.tricks[-1] if st.tricks else None
+    if trick is None and st.history and st.history[-1].tricks:
+        trick = st.history[-1].tricks[-1]
+    if trick is None:
+        return _("No trick has been played yet.")
+    cards = ", ".join(
+        f"{session.shown_names[(trick.leader + i) % st.rules.players]} {card_label(c, symbols)}"
+        for i, c in enumerate(trick.cards)
+    )
+    if trick.winner == session.human:
+        return _("Last trick: {cards}. You took it.").format(cards=cards)
+    return _("Last trick: {cards}. {name} took it.").format(
+        cards=cards, name=session.shown_names[trick.winner]
+    )
+
+
+def _prompt(session: Session) -> str:
+    st = session.state
+    if st.phase != PLAY:
+        return _("Your bid (0-4 or pass; ? hint, q quit): ")
+    if not st.tricks and not st.trick:  # R4.1: the pitcher's first card makes trump
+        return _("Your lead sets trump (card or number; ? hint, q quit): ")
+    return _("Your card (card or number; ? hint, q quit): ")
 
 
 def run(
@@ -147,12 +189,7 @@ def run(
                 terminal.show(
                     table_screen(session, symbols, event=event, message=message, choices=choices)
                 )
-                prompt = (
-                    _("Your card (card or number; ? hint, q quit): ")
-                    if session.state.phase == PLAY
-                    else _("Your bid (0-4 or pass; ? hint, q quit): ")
-                )
-                text = terminal.ask(prompt)
+                text = terminal.ask(_prompt(session))
                 try:
                     got = parse_input(text, session.state, choices)
                 except InputError as e:
@@ -167,6 +204,9 @@ def run(
                     continue
                 if got is HELP:
                     message = help_text()
+                    continue
+                if got is LAST:
+                    message = last_trick_text(session, symbols)
                     continue
                 if got is SCORE:
                     terminal.show(

@@ -34,6 +34,7 @@ HINT = Command("hint")
 QUIT = Command("quit")
 HELP = Command("help")
 SCORE = Command("score")
+LAST = Command("last")
 NOTHING = Command("nothing")
 
 _COMMANDS = {
@@ -46,6 +47,8 @@ _COMMANDS = {
     "help": HELP,
     "s": SCORE,
     "score": SCORE,
+    "l": LAST,
+    "last": LAST,
     "": NOTHING,
 }
 
@@ -58,6 +61,7 @@ def command_words() -> dict[str, Command]:
         (_("quit"), QUIT),
         (_("help"), HELP),
         (_("score"), SCORE),
+        (_("last"), LAST),
     ):
         words.setdefault(word.lower(), cmd)
     return words
@@ -77,6 +81,12 @@ def parse_input(text: str, state: GameState, choices: list[int]) -> int | Comman
         k = int(t)
         if 1 <= k <= len(choices):
             return choices[k - 1]
+        if len(choices) == 1:
+            raise InputError(
+                _("There is no move {number}: your only move is 1, or type the card.").format(
+                    number=k
+                )
+            )
         raise InputError(
             _("There is no move {number}: pick 1 to {last}, or type a card.").format(
                 number=k, last=len(choices)
