@@ -315,6 +315,25 @@ def test_sockets_from_other_sites_are_refused(server: ServerProcess) -> None:
     assert asyncio.run(open_with(server.base)) == "welcome"
 
 
+def test_non_finite_numbers_are_a_422_naming_the_field(server: ServerProcess) -> None:
+    # Python's json reads NaN and Infinity; the 422 once echoed them back, which JSON
+    # cannot write: a 500. Now refused as not finite, and the input is never echoed.
+    for body in (
+        '{"options": {"grace_seconds": NaN}}',
+        '{"options": {"bot_delay": Infinity}}',
+        '{"options": {"turn_seconds": -Infinity}}',
+        '{"rules": {"players": NaN}}',
+        '{"seats": [{"kind": "human", "bot": "' + "x" * 60_000 + '"}]}',
+    ):
+        r = httpx.post(f"{server.base}/api/tables", content=body, headers=JSON)
+        assert r.status_code == 422, (body[:60], r.status_code, r.text[:200])
+        assert len(r.content) < 2000 and "xxxx" not in r.text
+    r = httpx.post(
+        f"{server.base}/api/tables", content='{"options": {"bot_delay": NaN}}', headers=JSON
+    )
+    assert r.json()["detail"][0]["loc"] == ["body", "options", "bot_delay"]
+
+
 def test_slow_bodies_are_cut_off(make_server: Any) -> None:
     srv = make_server(env={"PITCH_BODY_SECONDS": "1"})
     s = socket.create_connection(("127.0.0.1", srv.port))

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import fastapi_offline
 from fastapi import Body, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -75,6 +76,7 @@ log = logging.getLogger("pitch.server")
 TableId = Annotated[str, PathParam(min_length=1, max_length=32, pattern=r"^[a-z0-9]+$")]
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": Problem},
+    403: {"model": Problem},
     409: {"model": Problem},
     422: {"model": Problem},
     429: {"model": Problem},
@@ -126,6 +128,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ServiceError)
     async def _service_error(_req: Request, exc: ServiceError) -> JSONResponse:
         return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_req: Request, exc: RequestValidationError) -> JSONResponse:
+        """FastAPI's 422, without echoing the input back: a request's own values (a
+        NaN that JSON cannot write, a 60 kB string) never come back in the answer."""
+        errors = [
+            {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": e.get("type")}
+            for e in exc.errors()[:20]
+        ]
+        return JSONResponse({"detail": errors}, status_code=422)
 
     def base_url(req: Request) -> str:
         """Invite links' base: ``--public-url``, else the address the client used if it
@@ -183,7 +195,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post(
         "/api/tables/{table_id}/leave",
-        responses={**ERRORS, 403: {"model": Problem}},
+        responses=ERRORS,
         tags=["tables"],
     )
     async def leave_table(table_id: TableId, body: LeaveTable, req: Request) -> LeftTable:
@@ -198,7 +210,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post(
         "/api/tables/{table_id}/rematch",
-        responses={**ERRORS, 403: {"model": Problem}},
+        responses=ERRORS,
         tags=["tables"],
     )
     async def rematch(table_id: TableId, body: Rematch, req: Request) -> Claimed:

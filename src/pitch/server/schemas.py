@@ -20,7 +20,8 @@ def check_bot_spec(text: str) -> str:
 
 
 class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # JSON's NaN and Infinity (Python's json reads them) are never a valid number here.
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class SeatPlan(_In):
