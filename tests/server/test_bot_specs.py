@@ -31,7 +31,7 @@ def test_an_external_program_is_never_seated_from_a_request(spec: str, tmp_path:
         CreateTable(options={"substitute": text})
     state = GameState(Rules())
     state.deal_random(random.Random(1))
-    with pytest.raises(ValueError, match="does not run external program bots"):
+    with pytest.raises(ValueError, match="the server runs only the bots it offers"):
         choose(text, state.view(state.current_player()), 1)
     assert not mark.exists()
 

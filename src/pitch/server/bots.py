@@ -20,20 +20,17 @@ import secrets
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
 from pitch.bots.heuristic import view_action
+from pitch.bots.options import NETWORK
 from pitch.bots.registry import make_bot, parse_bot_spec
 from pitch.engine import PlayerView
 
 log = logging.getLogger("pitch.server")
-
-REFUSED = ("ext",)
-"""Bots a worker never runs: ``ext:COMMAND`` would run a command on the server (a spec
-stored before requests were checked could still name one)."""
 
 
 # ------------------------------------------------------------------ in the worker
@@ -58,9 +55,13 @@ def _warm() -> None:
 
 
 def choose(spec: str, view: PlayerView, seed: int) -> int:
-    """A fresh bot of ``spec`` picks an action for ``view`` (in a worker)."""
-    if parse_bot_spec(spec).name in REFUSED:
-        raise ValueError(f"the server does not run external program bots: {spec!r}")
+    """A fresh bot of ``spec`` picks an action for ``view`` (in a worker). Only the
+    bots offered to the network run here (never ``ext:COMMAND``, which would run a
+    command on the server: a spec stored before requests were checked could name one)."""
+    if parse_bot_spec(spec).name not in NETWORK:
+        raise ValueError(
+            f"the server runs only the bots it offers ({', '.join(NETWORK)}), not {spec!r}"
+        )
     bot = make_bot(spec, rng=random.Random(seed))
     return int(bot.act(view))
 
@@ -107,7 +108,6 @@ class _Worker:
     ready: bool = False
     job: int | None = None
     waiter: asyncio.Future[tuple[str, Any]] | None = None
-    started: float = field(default_factory=time.monotonic)
 
 
 class BotFailure(Exception):
@@ -271,9 +271,6 @@ class BotPool:
     def ready(self) -> int:
         """Workers started and warmed up."""
         return sum(w.ready for w in self._all)
-
-    def pids(self) -> list[int]:
-        return [w.proc.pid for w in self._all if w.proc.pid is not None]
 
 
 def _kill(w: _Worker) -> None:

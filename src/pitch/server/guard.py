@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
@@ -173,8 +174,6 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 
 async def _answer(send: Send, status: int, detail: str) -> None:
-    import json
-
     body = json.dumps({"detail": detail}).encode()
     await send(
         {

@@ -149,6 +149,14 @@ class TableService:
             await asyncio.sleep(30)
             self._evict_idle(time.monotonic(), self.settings.idle_evict_seconds)
 
+    def _make_room(self) -> None:
+        """Room for one more live table: idle ones leave memory first (they come back
+        from the store); 503 if every live table is in use."""
+        if len(self.tables) >= self.settings.max_live_tables:
+            self._evict_idle(time.monotonic(), 0.0)
+        if len(self.tables) >= self.settings.max_live_tables:
+            raise ServiceError(503, "the server is full; try again later")
+
     def _evict_idle(self, now: float, older_than: float) -> None:
         for tid, t in list(self.tables.items()):
             if (
@@ -173,10 +181,7 @@ class TableService:
             )
         if not any(p.kind == "human" for p in plan):
             raise ServiceError(422, "a table needs at least one human seat")
-        if len(self.tables) >= self.settings.max_live_tables:
-            self._evict_idle(time.monotonic(), 0.0)  # they come back from the store
-        if len(self.tables) >= self.settings.max_live_tables:
-            raise ServiceError(503, "the server is full; try again later")
+        self._make_room()
         n_open = await self.run_db(self.repo.open_tables_of, creator)
         if n_open >= self.settings.max_open_tables_per_client:
             raise ServiceError(
@@ -245,10 +250,7 @@ class TableService:
             if old.status != "over":
                 raise ServiceError(409, "the game is not over yet")
             if old.rematch is None:
-                if len(self.tables) >= self.settings.max_live_tables:
-                    self._evict_idle(time.monotonic(), 0.0)
-                if len(self.tables) >= self.settings.max_live_tables:
-                    raise ServiceError(503, "the server is full; try again later")
+                self._make_room()
                 seats = [Seat(kind=s.kind, bot=s.bot) for s in old.seats]
                 dealer = (old.first_dealer + 1) % old.rules.players
                 try:
@@ -283,10 +285,7 @@ class TableService:
                 raise ServiceError(404, "no such table")
             t = self.tables.get(table_id) or t  # made live while we loaded it
         if live and table_id not in self.tables:
-            if len(self.tables) >= self.settings.max_live_tables:
-                self._evict_idle(now=time.monotonic(), older_than=0.0)
-            if len(self.tables) >= self.settings.max_live_tables:
-                raise ServiceError(503, "the server is full; try again later")
+            self._make_room()
             self.cache.pop(table_id, None)
             self.tables[table_id] = t
         elif table_id not in self.tables:
