@@ -4,6 +4,8 @@ to whoever joins; a client may mute them."""
 
 from __future__ import annotations
 
+from pitch.server.text import one_line
+
 PHRASES: tuple[str, ...] = (
     "Hello!",
     "Good luck!",
@@ -32,8 +34,5 @@ MAX_LINES = 2000
 
 
 def clean_text(text: str) -> str | None:
-    """``text`` with its whitespace folded, or ``None`` if nothing printable is left."""
-    out = " ".join(text.split())
-    if not out or not out.isprintable():
-        return None
-    return out[:MAX_TEXT]
+    """A chat line as stored and sent (:func:`pitch.server.text.one_line`)."""
+    return one_line(text, MAX_TEXT)

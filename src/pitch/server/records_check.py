@@ -13,6 +13,7 @@ from typing import Any
 
 from pitch.engine import game_record, replay_record
 from pitch.engine.errors import RecordError
+from pitch.server.text import one_line
 
 MAX_GAMES = 100
 """Games one request may hold (a long session's file; each replay takes about 2.5 ms)."""
@@ -29,8 +30,7 @@ def _names(record: dict[str, Any], players: int) -> list[str | None] | None:
         if n is None:
             out.append(None)
         elif isinstance(n, str):
-            text = " ".join(n.split())[:MAX_NAME]
-            out.append(text if text.isprintable() and text else None)
+            out.append(one_line(n, MAX_NAME))
         else:
             return None
     return out

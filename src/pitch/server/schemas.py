@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pitch.bots.registry import network_spec
 from pitch.server.records_check import MAX_GAMES
+from pitch.server.text import one_line
 
 
 def check_bot_spec(text: str) -> str:
@@ -72,10 +73,10 @@ class ClaimSeat(_In):
     @field_validator("name")
     @classmethod
     def _name(cls, v: str) -> str:
-        v = " ".join(v.split())
-        if not v or not v.isprintable():
+        name = one_line(v, 32)
+        if name is None:
             raise ValueError("a name needs at least one printable character")
-        return v
+        return name
 
 
 class SeatInfo(BaseModel):
