@@ -8,7 +8,7 @@
 // copies only those, so a field the viewer does not expect never reaches the page.
 
 import { isCard, isSuit } from "./cards.js";
-import { numSides, seatsOfSide, trickWinner } from "./rules.js";
+import { numSides, seatsOfSide } from "./rules.js";
 
 /** A file that is not game records; `key` names what is wrong (for the message). */
 export class RecordError extends Error {
@@ -282,7 +282,7 @@ export function framesOf(record) {
         f = { ...f, kind: "play", seat, card, hands: left, trump, trick: { leader: tr.leader, cards } };
         frames.push(f);
       });
-      const winner = tr.winner ?? (cards.length ? trickWinner(cards, f.trump) : null);
+      const winner = tr.winner; // the engine's, from the server's replay (R4.5 is not redone here)
       f = {
         ...f,
         kind: "trick",
