@@ -10,7 +10,8 @@ build step runs on a player's machine.
     python scripts/build_web_i18n.py --extract  # add new msgids from the JS to every .po
 
 Message ids are the English text of every ``t("...")`` call in ``static/js/*.js``,
-found with Babel's JavaScript extractor.
+found with Babel's JavaScript extractor, and the message keys the server sends for the
+browser to translate (hint explanations: ``N_("...")`` in the modules of ``SERVER_KEYS``).
 """
 
 from __future__ import annotations
@@ -30,20 +31,29 @@ OUT = ROOT / "src/pitch/server/static/i18n"
 LOCALE = ROOT / "src/pitch/locale"
 LANGUAGES = ("en", "nb", "ru", "sv", "sq", "gl")
 DOMAIN = "web"
+SERVER_KEYS = (ROOT / "src/pitch/bots/explain.py",)
+"""Python modules whose ``N_("...")`` keys reach the browser in messages."""
 
 
 def po_path(lang: str) -> Path:
     return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def extract_msgids(js_dir: Path = JS) -> dict[str, list[tuple[str, int]]]:
-    """Every msgid passed to ``t(...)``, with where it is used."""
+def extract_msgids(js_dir: Path = JS, *, server: bool = True) -> dict[str, list[tuple[str, int]]]:
+    """Every msgid passed to ``t(...)`` (and, with ``server``, every key the server
+    sends), with where it is used."""
+    sources = [("javascript", "t", p) for p in sorted(js_dir.glob("*.js"))]
+    if server:
+        sources += [("python", "N_", p) for p in SERVER_KEYS]
     found: dict[str, list[tuple[str, int]]] = {}
-    for path in sorted(js_dir.glob("*.js")):
+    for method, keyword, path in sources:
         with path.open("rb") as fh:
-            for lineno, msg, _comments, _ctx in extract("javascript", fh, keywords={"t": None}):
+            for lineno, msg, _comments, _ctx in extract(method, fh, keywords={keyword: None}):
                 if isinstance(msg, str):
-                    found.setdefault(msg, []).append((path.name, lineno))
+                    # Locations as the catalogs have always written them (static/js/x.js).
+                    base = ROOT / ("src/pitch" if method == "python" else "src/pitch/server")
+                    where = path.relative_to(base).as_posix()
+                    found.setdefault(msg, []).append((where, lineno))
     return found
 
 
@@ -75,7 +85,7 @@ def extract_into_po() -> None:
     """Add new msgids to every .po file (and mark vanished ones obsolete)."""
     template = Catalog(domain=DOMAIN)
     for msgid, where in extract_msgids().items():
-        template.add(msgid, locations=[(f"static/js/{f}", n) for f, n in where])
+        template.add(msgid, locations=where)
     for lang in LANGUAGES:
         path = po_path(lang)
         path.parent.mkdir(parents=True, exist_ok=True)

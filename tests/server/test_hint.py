@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from pitch.bots import make_bot
+from pitch.bots.explain import explain
 from pitch.engine import action_str
 from tests.server.inprocess import (
     TestClient,
@@ -79,12 +80,15 @@ def test_hint_is_the_bots_action_for_the_askers_view(client: TestClient) -> None
             assert refused["code"] == "not_your_turn" and refused["turn"] == seat
             me.send_json({"type": "hint"})
             got = _next(me, "hint")
-            expected = bot.act(state.view(seat))
+            view = state.view(seat)
+            expected = bot.act(view)
             assert got == {
                 "type": "hint",
                 "action": action_str(expected),
                 "bot": "heuristic",
                 "seq": service.tables[t].seq,
+                "why": explain(view, expected).to_json(),
+                "evidence": None,  # the heuristic has no figures of its own
             }
             # Only the asker heard it: the others' next replies are their own.
             for ws in (other, watcher):
@@ -124,3 +128,9 @@ def test_default_hint_bot_is_a_search_bot(tmp_path: Path) -> None:
             got = _next(ws, "hint")
     assert got["type"] == "hint" and got["bot"] == settings.hint_bot
     assert got["action"] in state["game"]["legal"]
+    # The search bot says why, in keys the catalogs translate, with its own figures.
+    assert got["why"]["key"] and isinstance(got["why"]["args"], dict)
+    if len(state["game"]["legal"]) > 1:
+        ev = got["evidence"]
+        assert ev is not None and "{deals}" in ev["key"] and ev["args"]["deals"] >= 1
+        assert ev["args"]["alt"] in state["game"]["legal"] and ev["args"]["alt"] != got["action"]

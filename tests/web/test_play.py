@@ -23,8 +23,8 @@ AFTER_SEQ = "n => window.pitchTable.msg.seq > n"
 
 def _state(page: Any) -> dict[str, Any]:
     return page.evaluate(
-        """() => { const S = window.pitchTable; const s = S.suggest();
-        return {seq: S.msg.seq, seat: S.seat, game: S.msg.game, hint: s && s.action}; }"""
+        """() => { const S = window.pitchTable;
+        return {seq: S.msg.seq, seat: S.seat, game: S.msg.game}; }"""
     )
 
 
@@ -43,16 +43,19 @@ def _create(page: Any, url: str, *, players: int, seats: dict[int, str], pace: s
 
 
 def _take_turn(page: Any, st: dict[str, Any]) -> None:
-    """Ask the server for a hint (bidding), or the page's offline heuristic (play), and do
-    what it says: click its bid button or its card."""
+    """Ask the server for a hint and do what it says: click its bid button or its card.
+    The hint names the move and says why, in the page's language."""
     g = st["game"]
-    action = st["hint"]
-    if g["phase"] == "bid":
-        page.click("#hint-button")
-        page.wait_for_function("() => window.pitchTable.hint?.source === 'server'")
-        action = page.evaluate("() => window.pitchTable.hint.action")
-        expect(page.locator(f'#actions .hinted[data-action="{action}"]')).to_have_count(1)
-        assert page.evaluate("() => window.pitchTable.hint.bot") == "heuristic"  # conftest
+    page.click("#hint-button")
+    page.wait_for_function("() => window.pitchTable.hint?.source === 'server'")
+    action = page.evaluate("() => window.pitchTable.hint.action")
+    where = "#actions" if g["phase"] == "bid" else "#hand"
+    attr = "action" if g["phase"] == "bid" else "card"
+    expect(page.locator(f'{where} .hinted[data-{attr}="{action}"]')).to_have_count(1)
+    assert page.evaluate("() => window.pitchTable.hint.bot") == "heuristic"  # conftest
+    why = page.evaluate("() => window.pitchTable.hint.why")
+    assert why and "{" not in why
+    expect(page.locator("#hint")).to_contain_text(why)
     assert action in g["legal"]
     if g["phase"] == "bid":
         page.click(f'#actions [data-action="{action}"]')
@@ -236,10 +239,10 @@ def test_keyboard_play(browser: Any, server_url: str) -> None:
         else:
             page.locator("#hand .card").first.focus()
             cards = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
-            target = cards.index(st["hint"])
-            for _ in range(target):
+            card = next(c for c in cards if c in g["legal"])
+            for _ in range(cards.index(card)):
                 page.keyboard.press("ArrowRight")
-            expect(page.locator(f'#hand [data-card="{st["hint"]}"]')).to_be_focused()
+            expect(page.locator(f'#hand [data-card="{card}"]')).to_be_focused()
             page.keyboard.press("Enter")
         page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=st["seq"])
     assert _state(page)["game"]["hands_played"] >= 1

@@ -6,6 +6,7 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
+from pitch.bots.explain import Advice
 from pitch.bots.options import Opt, check_options
 from pitch.engine import PlayerView
 
@@ -35,6 +36,11 @@ class Bot(ABC):
     @abstractmethod
     def act(self, view: PlayerView) -> int:
         """Choose a legal action id for ``view.seat``, which is to act."""
+
+    def advise(self, view: PlayerView) -> Advice:
+        """The move with the bot's own case for it, for a hint. Search bots add their
+        figures (:class:`~pitch.bots.explain.Evidence`); others give the move alone."""
+        return Advice(self.act(view))
 
     def game_over(self, view: PlayerView) -> None:  # noqa: B027 - optional hook
         """Called once per seat when the game ends (or is stopped), with the final view.

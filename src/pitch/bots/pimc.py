@@ -33,6 +33,7 @@ from typing import ClassVar
 
 from pitch import fastcore
 from pitch.bots.base import Bot
+from pitch.bots.explain import Advice, Evidence
 from pitch.bots.heuristic import hand_outcome, heuristic_rollout, random_rollout, view_action
 from pitch.bots.options import SECONDS, Opt
 from pitch.bots.sampling import sample_state
@@ -191,15 +192,20 @@ class PimcBot(Bot):
         self.bid_factor = o["bid_factor"]
 
     def act(self, view: PlayerView) -> int:
+        return self.advise(view).action
+
+    def advise(self, view: PlayerView) -> Advice:
         legal = list(view.legal_actions())
         if len(legal) == 1:
-            return legal[0]
+            return Advice(legal[0])
         if view.phase == BID:
-            return self._bid(view, legal)
-        values = self._search(view, legal, self.samples, WIN_BONUS)
-        totals = [sum(v) for v in values]
-        best = max(range(len(legal)), key=lambda i: (totals[i], -legal[i]))
-        return legal[best]
+            values = self._search(view, legal, self.samples * self.bid_factor, self.bid_bonus)
+            action = self._bid(view, legal, values)
+        else:
+            values = self._search(view, legal, self.samples, WIN_BONUS)
+            totals = [sum(v) for v in values]
+            action = legal[max(range(len(legal)), key=lambda i: (totals[i], -legal[i]))]
+        return Advice(action, _evidence(legal, values, action))
 
     def _search(
         self, view: PlayerView, legal: list[int], samples: int, bonus: float
@@ -229,10 +235,9 @@ class PimcBot(Bot):
                 break
         return values
 
-    def _bid(self, view: PlayerView, legal: list[int]) -> int:
+    def _bid(self, view: PlayerView, legal: list[int], values: list[list[float]]) -> int:
         """The heuristic's bid, unless a search bid is clearly better on the same deals."""
         anchor = view_action(view)
-        values = self._search(view, legal, self.samples * self.bid_factor, self.bid_bonus)
         base = values[legal.index(anchor)]
         n = len(base)
         best, best_gain = anchor, 0.0
@@ -246,3 +251,13 @@ class PimcBot(Bot):
             if lower > self.bid_margin and mean > best_gain:
                 best, best_gain = a, mean
         return best
+
+
+def _evidence(legal: list[int], values: list[list[float]], action: int) -> Evidence | None:
+    """How much ``action`` beat the best other action, on the deals the search tried."""
+    n = len(values[0]) if values else 0
+    if n == 0 or len(legal) < 2:
+        return None
+    mean = {a: sum(v) / n for a, v in zip(legal, values, strict=True)}
+    alt = max((a for a in legal if a != action), key=lambda a: (mean[a], -a))
+    return Evidence(deals=n, gain=mean[action] - mean[alt], alt=alt)

@@ -52,6 +52,8 @@ class PlayerView:
     leader: int
     trick: tuple[int, ...]
     """Cards of the trick in progress, in order from ``leader``."""
+    holder: int
+    """The seat whose card wins the trick in progress so far (R4.5), -1 between tricks."""
     tricks: tuple[Trick, ...]
     """Finished tricks of this hand."""
     played: int
@@ -77,6 +79,17 @@ class PlayerView:
 
     def legal_actions(self) -> LegalActions:
         return LegalActions(self.legal)
+
+    def takes_lead(self, card: int) -> bool:
+        """Would ``card``, played now, win the trick in progress so far (R4.5: a trump
+        beats any non-trump, otherwise the higher card of the suit led)? True for a
+        lead."""
+        if not self.trick:
+            return True
+        best = self.trick[(self.holder - self.leader) % self.rules.players]
+        if SUIT_OF[card] == SUIT_OF[best]:
+            return card > best
+        return SUIT_OF[card] == self.trump
 
     @property
     def unseen(self) -> int:
@@ -123,6 +136,7 @@ def make_view(state: GameState, seat: int) -> PlayerView:
         trump=trump,
         leader=state.leader,
         trick=state.trick,
+        holder=state.best_seat if state.trick else -1,
         tricks=tricks,
         played=played,
         played_by=tuple(played_by),

@@ -25,6 +25,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from pitch.bots.explain import Advice
 from pitch.bots.heuristic import view_action
 from pitch.bots.options import NETWORK
 from pitch.bots.registry import make_bot, parse_bot_spec
@@ -54,16 +55,17 @@ def _warm() -> None:
         log.info("bot worker compiled the search kernels in %.1f s", took)
 
 
-def choose(spec: str, view: PlayerView, seed: int) -> int:
-    """A fresh bot of ``spec`` picks an action for ``view`` (in a worker). Only the
-    bots offered to the network run here (never ``ext:COMMAND``, which would run a
-    command on the server: a spec stored before requests were checked could name one)."""
+def choose(spec: str, view: PlayerView, seed: int, advise: bool = False) -> Advice:
+    """A fresh bot of ``spec`` picks an action for ``view`` (in a worker), with its own
+    figures when ``advise`` (a hint). Only the bots offered to the network run here
+    (never ``ext:COMMAND``, which would run a command on the server: a spec stored
+    before requests were checked could name one)."""
     if parse_bot_spec(spec).name not in NETWORK:
         raise ValueError(
             f"the server runs only the bots it offers ({', '.join(NETWORK)}), not {spec!r}"
         )
     bot = make_bot(spec, rng=random.Random(seed))
-    return int(bot.act(view))
+    return bot.advise(view) if advise else Advice(int(bot.act(view)))
 
 
 def _worker_main(conn: Connection, parent: int) -> None:
@@ -76,11 +78,11 @@ def _worker_main(conn: Connection, parent: int) -> None:
     conn.send(("ready", None))
     while True:
         try:
-            job, spec, view, seed = conn.recv()
+            job, spec, view, seed, advise = conn.recv()
         except (EOFError, OSError):
             return
         try:
-            reply: tuple[str, Any] = ("ok", choose(spec, view, seed))
+            reply: tuple[str, Any] = ("ok", choose(spec, view, seed, advise))
         except Exception as e:  # reported to the server, which plays for the bot
             reply = ("error", f"{type(e).__name__}: {e}")
         conn.send((job, reply))
@@ -205,10 +207,10 @@ class BotPool:
 
     # -------------------------------------------------------------- jobs
 
-    async def run(self, spec: str, view: PlayerView) -> int:
-        """The bot's action for ``view``, from a worker; :class:`BotFailure` if it fails,
-        takes longer than ``timeout`` (the worker is then killed) or answers an illegal
-        action."""
+    async def run(self, spec: str, view: PlayerView, advise: bool = False) -> Advice:
+        """The bot's action for ``view`` (with its figures when ``advise``), from a
+        worker; :class:`BotFailure` if it fails, takes longer than ``timeout`` (the
+        worker is then killed) or answers an illegal action."""
         if self._closed:
             raise BotFailure("the server is shutting down")
         w = await self._acquire()
@@ -217,7 +219,7 @@ class BotPool:
         w.job = job
         w.waiter = asyncio.get_running_loop().create_future()
         try:
-            w.conn.send((job, spec, view, secrets.randbits(64)))
+            w.conn.send((job, spec, view, secrets.randbits(64), advise))
             tag, value = await asyncio.wait_for(w.waiter, self.timeout)
         except TimeoutError:
             self._lost(w, "timeout")
@@ -232,26 +234,27 @@ class BotPool:
         self._release(w)
         if tag != "ok":
             raise BotFailure(str(value))
-        action = int(value)
-        if not (view.legal >> action) & 1:
-            raise BotFailure(f"chose an illegal action {action}")
-        return action
+        if not isinstance(value, Advice) or not (view.legal >> value.action) & 1:
+            raise BotFailure(f"chose an illegal action {value!r}")
+        return value
 
-    async def suggest(self, spec: str, view: PlayerView, table: str = "") -> int | None:
+    async def suggest(
+        self, spec: str, view: PlayerView, table: str = "", advise: bool = False
+    ) -> Advice | None:
         """The bot's legal action for ``view``, or ``None`` if it fails (logged)."""
         try:
-            return await self.run(spec, view)
+            return await self.run(spec, view, advise)
         except BotFailure as e:
             log.warning("bot %s at table %s failed: %s", spec, table or "-", e)
             return None
 
     async def choose(self, spec: str, view: PlayerView, table: str = "") -> int:
         """The bot's action, or the heuristic's if the bot fails."""
-        action = await self.suggest(spec, view, table)
-        if action is None:
+        advice = await self.suggest(spec, view, table)
+        if advice is None:
             log.warning("the heuristic played for bot %s at table %s", spec, table or "-")
             return fallback(view)
-        return action
+        return advice.action
 
     def close(self) -> None:
         """End every worker now (a running search is not waited for)."""

@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from pitch.bots.explain import explain
 from pitch.engine import (
     TERMINAL,
     ActionParseError,
@@ -656,16 +657,27 @@ class TableService:
     async def _answer_hint(self, t: LiveTable, conn: Conn, seq: int, view: PlayerView) -> None:
         spec = self.settings.hint_bot
         try:
-            action = await self.bots.suggest(spec, view, t.id)
+            advice = await self.bots.suggest(spec, view, t.id, advise=True)
         except Exception:
             log.exception("hint failed at table %s", t.id)
-            action = None
+            advice = None
         if t.seq != seq:
             return  # the turn passed while the bot thought: the answer is moot
-        if action is None:
+        if advice is None:
             conn.send(error("hint_failed"))
-        else:
-            conn.send({"type": "hint", "action": action_str(action), "bot": spec, "seq": seq})
+            return
+        why = explain(view, advice.action)
+        ev = advice.evidence
+        conn.send(
+            {
+                "type": "hint",
+                "action": action_str(advice.action),
+                "bot": spec,
+                "seq": seq,
+                "why": why.to_json(),
+                "evidence": ev.line().to_json() if ev is not None else None,
+            }
+        )
 
     def _check_turn(self, t: LiveTable, seat: int, seq: int | None) -> dict[str, object] | None:
         st = t.state

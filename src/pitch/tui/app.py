@@ -17,8 +17,10 @@ from typing import TextIO
 from rich.console import Console, RenderableType
 from rich.text import Text
 
+from pitch.bots.explain import Line
 from pitch.engine import PLAY, IllegalActionError
-from pitch.engine.actions import BID_BASE
+from pitch.engine.actions import BID_BASE, parse_action
+from pitch.engine.cards import SUITS
 from pitch.i18n import _, current_language, suit_name, term
 from pitch.tui.cards import card_label
 from pitch.tui.moves import (
@@ -198,9 +200,7 @@ def run(
                 if got is QUIT:
                     raise KeyboardInterrupt
                 if got is HINT:
-                    message = _("Hint (strongest bot): {move}").format(
-                        move=_label(session.hint(), symbols)
-                    )
+                    message = hint_text(session, symbols)
                     continue
                 if got is HELP:
                     message = help_text()
@@ -265,6 +265,32 @@ def run(
         )
     )
     return 0
+
+
+def hint_text(session: Session, symbols: bool) -> str:
+    """The hint: the strongest bot's move, what it does, and the bot's own figures."""
+    advice, why = session.advice()
+    lines = [
+        _("Hint (strongest bot): {move}").format(move=_label(advice.action, symbols)),
+        line_text(why, symbols),
+    ]
+    if advice.evidence is not None:
+        lines.append(line_text(advice.evidence.line(), symbols))
+    return "\n".join(lines)
+
+
+def line_text(line: Line, symbols: bool) -> str:
+    """An explanation line in the player's language, cards and suits as the table
+    shows them."""
+    args: dict[str, object] = {}
+    for k, v in line.args.items():
+        if k in ("card", "alt"):
+            args[k] = _label(parse_action(str(v)), symbols)
+        elif k == "suit":
+            args[k] = suit_name(SUITS.index(str(v)))
+        else:
+            args[k] = v
+    return _(line.key).format(**args)
 
 
 def _label(action: int, symbols: bool) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pitch.bots import Bot, make_bot, parse_bot_spec
+from pitch.bots.explain import Advice, Line, explain
 from pitch.bots.registry import ALIASES, BOTS
 from pitch.engine import (
     BID,
@@ -186,8 +187,14 @@ class Session:
 
     def hint(self) -> int:
         """What the strongest registered bot would do in the human's place."""
-        bot = make_bot(strongest_level(), rng=random.Random())
-        return bot.act(self.state.view(self.human))
+        return self.advice()[0].action
+
+    def advice(self) -> tuple[Advice, Line]:
+        """The strongest bot's move for the human, with its figures, and what the move
+        does (:mod:`pitch.bots.explain`)."""
+        view = self.state.view(self.human)
+        advice = make_bot(strongest_level(), rng=random.Random()).advise(view)
+        return advice, explain(view, advice.action)
 
     def finish(self) -> None:
         """Tell every bot the game is over (or stopped)."""

@@ -54,6 +54,12 @@ export function t(msgid, params) {
   return text;
 }
 
+/** Translate a message key the server sent (hint explanations): the catalogs hold
+ *  them too (scripts/build_web_i18n.py SERVER_KEYS), so a missing one is caught there. */
+export function serverText(msgid, params) {
+  return t(msgid, params);
+}
+
 /** Initial language: the saved choice, else the browser's. */
 export function initialLanguage() {
   return settings.get("lang") || browserLanguage();

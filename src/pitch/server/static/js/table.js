@@ -2,11 +2,10 @@
 
 import * as api from "./api.js";
 import { bidText, cardEl, renderBoard } from "./board.js";
-import { cardName, sortHand } from "./cards.js";
+import { cardName, sortHand, suitName } from "./cards.js";
 import { announce, clear, h, toast } from "./dom.js";
-import { hint } from "./hint.js";
 import { icon } from "./icons.js";
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { bidRefusal, playRefusalText, serverError } from "./messages.js";
 import { playRefusal, sideOf, trickWinner } from "./rules.js";
 import * as settings from "./settings.js";
@@ -40,7 +39,6 @@ export async function showTable(main, id) {
   Object.assign(S, { id, info: null, msg: null, seat: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, timerNote: null, closed: false });
   window.pitchTable = S; // the tests read results from here
   resetChat(id, (line) => send({ type: "chat", ...line }));
-  S.suggest = () => (S.msg?.game ? hint(S.msg.game, S.msg.rules, S.seat) : null);
   try {
     S.info = await api.table(id);
   } catch (e) {
@@ -95,7 +93,10 @@ function onMessage(m) {
     onHint(m);
   } else if (m.type === "error") {
     if (m.code === "hint_busy") return;
-    if (m.code === "hint_failed" && S.hint?.pending) return setHint(hint(S.msg.game, S.msg.rules, S.seat), "local");
+    if (m.code === "hint_failed" && S.hint?.pending) {
+      S.hint = { text: t("No hint could be worked out in time; try again.") };
+      return draw();
+    }
     if (m.code === "bad_token") {
       localStorage.removeItem(`pitch.token.${S.id}`);
       S.ws.close();
@@ -410,7 +411,11 @@ function actionBar(g, rules) {
   }
   const last = lastTrick(g);
   bar.append(h("button", { type: "button", id: "last-trick-button", disabled: !last, "aria-keyshortcuts": "L", onclick: showLastTrick }, t("Last trick")));
-  if (S.hint) bar.append(h("p", { class: "hint-text", id: "hint", role: "status" }, S.hint.text));
+  if (S.hint) {
+    bar.append(
+      h("p", { class: "hint-text", id: "hint", role: "status" }, S.hint.text, S.hint.evidence ? h("span", { class: "hint-evidence" }, S.hint.evidence) : null),
+    );
+  }
   return bar;
 }
 
@@ -493,31 +498,42 @@ function dropCard(c) {
   clickCard(c);
 }
 
-/** Ask the server's hint bot (docs/server.md); offline, the small heuristic in hint.js. */
+/** Ask the server's hint bot (docs/server.md): its move, and why in a line or two. */
 function showHint() {
-  if (S.ws?.readyState === WebSocket.OPEN) {
+  if (S.ws?.readyState !== WebSocket.OPEN) {
+    S.hint = { text: t("Hints need the connection to the server; reconnecting…") };
+  } else {
     S.hint = { pending: true, seq: S.msg.seq, text: t("Asking a strong bot…") };
     send({ type: "hint" });
-    draw();
-    return;
-  }
-  setHint(hint(S.msg.game, S.msg.rules, S.seat), "local");
-}
-
-function setHint(found, source) {
-  S.hint = null;
-  if (found) {
-    const a = found.action;
-    const what = a === "pass" || a.startsWith("bid") ? bidText(a === "pass" ? 0 : Number(a.split(" ")[1])) : cardName(a);
-    S.hint = { ...found, source, text: `${what}: ${found.text}` };
   }
   draw();
+}
+
+function actionText(a) {
+  return a === "pass" || a.startsWith("bid") ? bidText(a === "pass" ? 0 : Number(a.split(" ")[1])) : cardName(a);
+}
+
+/** A line the server sent as a message key and its arguments, in this language: cards,
+ *  moves and suits are named here (docs/web.md, "Hints"). */
+function serverLine(line) {
+  if (!line) return "";
+  const args = {};
+  for (const [k, v] of Object.entries(line.args || {})) {
+    if (k === "card" || k === "alt") args[k] = actionText(String(v));
+    else if (k === "suit") args[k] = suitName(String(v));
+    else if (typeof v === "number") args[k] = v.toLocaleString(document.documentElement.lang || "en");
+    else args[k] = String(v);
+  }
+  return serverText(line.key, args);
 }
 
 function onHint(m) {
   // A hint for a state that has moved on (the player acted meanwhile) is moot.
   if (!S.hint?.pending || m.seq !== S.msg?.seq || S.msg.game?.turn !== S.seat) return;
-  setHint({ action: m.action, bot: m.bot, text: t("This is what a strong bot would do.") }, "server");
+  const why = serverLine(m.why);
+  const evidence = serverLine(m.evidence);
+  S.hint = { action: m.action, bot: m.bot, source: "server", why, evidence, text: `${actionText(m.action)}: ${why}` };
+  draw();
 }
 
 function showLastTrick() {
