@@ -125,6 +125,7 @@ def test_search_evidence_is_paired_and_names_another_move() -> None:
 
 
 def test_evidence_wording() -> None:
+    assert Evidence(40, -0.3, BID_BASE).line().args["loss"] == 0.3
     assert Evidence(40, 0.04, BID_BASE).line().key == (
         "Over {deals} sampled deals {alt} did about as well."
     )

@@ -90,6 +90,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("db") / "pitch.db"
     env = {**os.environ, "PITCH_TABLES_PER_MINUTE": "1000", "PITCH_BOT_WORKERS": "1"}
     env["PITCH_HINT_BOT"] = "heuristic"  # quick: a search bot's 0.4 s a hint adds up
+    env["PITCH_QUICK_BOT_DELAY"] = "0"  # quick-play tables' bots, as "Instant" elsewhere
     log = (tmp_path_factory.mktemp("log") / "serve.log").open("w")
     cmd = [sys.executable, "-m", "pitch", "serve", "--port", str(port), "--db", f"sqlite:///{db}"]
     proc = subprocess.Popen(

@@ -50,6 +50,14 @@ class Evidence:
     alt: int
 
     def line(self) -> Line:
+        if self.gain <= -0.05:  # a bid search that kept the hand estimate's bid
+            return Line(
+                N_(
+                    "Over {deals} sampled deals {alt} scored {loss} points a hand more, "
+                    "but not surely enough to leave the bid the hand's estimate gives."
+                ),
+                {"deals": self.deals, "alt": action_str(self.alt), "loss": round(-self.gain, 1)},
+            )
         if self.gain < 0.05:
             return Line(
                 N_("Over {deals} sampled deals {alt} did about as well."),

@@ -36,6 +36,8 @@ from pitch.server.schemas import (
     LeftTable,
     MyTables,
     Problem,
+    QuickPlay,
+    QuickSeat,
     RecordProblem,
     RecordsChecked,
     RecordsIn,
@@ -192,6 +194,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token = await service.claim(table_id, seat, body.name)
         ws = base_url(req).replace("http", "ws", 1)
         return Claimed(table=table_id, seat=seat, token=token, ws_url=f"{ws}/ws/tables/{table_id}")
+
+    @app.post("/api/quickplay", responses=ERRORS, tags=["tables"])
+    async def quick_play(body: QuickPlay, req: Request) -> QuickSeat:
+        """Play now: a seat at an active quick-play table with these rules and bots of
+        this level (its bot plays until the hand in play ends: ``waiting``), or a new
+        such table with you in seat 1 and bots, open to the next strangers. Counts as a
+        table creation for the rate limit."""
+        who = client_key(req.client.host if req.client else None)
+        if not creations.take(who):
+            raise ServiceError(429, "too many tables created; wait a minute")
+        tid, seat, token, waiting = await service.quick.seat(body, who)
+        ws = base_url(req).replace("http", "ws", 1)
+        return QuickSeat(
+            table=tid, seat=seat, token=token, ws_url=f"{ws}/ws/tables/{tid}", waiting=waiting
+        )
 
     @app.post(
         "/api/tables/{table_id}/leave",

@@ -55,6 +55,8 @@ class Conn:
         self.ws = ws
         self.seat: int | None = None
         self.spectator = False
+        self.waiting: int | None = None
+        """The quick-play seat this spectator takes when the hand ends (``None``: none)."""
         self.bucket = TokenBucket(rate=rate, burst=burst)
         self.strikes = 0
         self.chat_bucket = TokenBucket(rate=0.5, burst=5)
@@ -125,6 +127,11 @@ class Seat:
     @property
     def claimed(self) -> bool:
         return self.kind == "bot" or self.token_hash is not None
+
+    @property
+    def pending(self) -> bool:
+        """A quick-play bot seat a stranger has claimed: theirs when the hand ends."""
+        return self.kind == "bot" and self.token_hash is not None
 
     def has_token(self, token: str) -> bool:
         return self.token_hash is not None and hmac.compare_digest(
@@ -213,13 +220,16 @@ class LiveTable:
         """The seats' names for the game record, as the table shows them: a player's
         name, or ``Bot 2 (club)`` (the seat number the table shows, and the level, or
         the bot spec if it is no level). A seat whose player resigned to a bot keeps
-        their name first: ``Tess, then Bot 2 (club)``. Language-neutral: clients
-        translate at display."""
+        their name first: ``Tess, then Bot 2 (club)``; a quick-play seat that a stranger
+        took over from its bot names the bot first: ``Bot 2 (club), then Ann``.
+        Language-neutral: clients translate at display."""
         out: list[str | None] = []
         for i, s in enumerate(self.seats):
-            if s.kind == "human":
-                out.append(s.name)
-                continue
             bot = f"Bot {i + 1} ({level_of(s.bot) or s.bot or 'random'})"
-            out.append(f"{s.name}, then {bot}" if s.name else bot)
+            if s.kind == "human":
+                out.append(f"{bot}, then {s.name}" if s.bot else s.name)
+            elif s.pending:
+                out.append(bot)
+            else:
+                out.append(f"{s.name}, then {bot}" if s.name else bot)
         return out

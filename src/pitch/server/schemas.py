@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from pitch.bots.registry import network_spec
+from pitch.bots.registry import levels, network_spec
 from pitch.server.records_check import MAX_GAMES
 from pitch.server.text import one_line
 
@@ -50,6 +50,9 @@ class TableOptions(_In):
     """Table chat: quick phrases and free text, quick phrases only, or none."""
     spectator_chat: bool = False
     """Whether spectators may chat too (players only, by default)."""
+    quick: bool = False
+    """Open to strangers (quick play): a person may take over a bot seat, which the bot
+    gives up when the hand in play ends."""
 
     @field_validator("substitute")
     @classmethod
@@ -79,6 +82,27 @@ class ClaimSeat(_In):
         return name
 
 
+_TableRef = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z0-9]+$")]
+
+
+class QuickPlay(ClaimSeat):
+    preset: Annotated[str, Field(max_length=40)] | None = None
+    rules: dict[str, Any] = Field(default_factory=dict)
+    """The rules wanted, as for a new table (``players``, ``partnerships``, ...)."""
+    level: Annotated[str, Field(max_length=40)] = "club"
+    """The level of the bots to play with (``GET /api/bots``)."""
+    avoid: Annotated[list[_TableRef], Field(max_length=50)] = Field(default_factory=list)
+    """Tables not to be seated at (those where this player has a seat already)."""
+
+    @field_validator("level")
+    @classmethod
+    def _level(cls, v: str) -> str:
+        names = [lv.level for lv in levels()]
+        if v not in names:
+            raise ValueError(f"level must be one of {', '.join(names)}")
+        return v
+
+
 class SeatInfo(BaseModel):
     seat: int
     kind: str
@@ -88,6 +112,10 @@ class SeatInfo(BaseModel):
     connected: bool
     substituted: bool
     """A bot is playing for this absent human (grace period over)."""
+    open: bool = False
+    """A quick-play bot seat a stranger may take over (``POST /api/quickplay``)."""
+    arriving: str | None = None
+    """The stranger who takes this bot seat when the hand in play ends."""
 
 
 class TableInfo(BaseModel):
@@ -110,6 +138,12 @@ class Claimed(BaseModel):
     token: str
     """Secret: send it in the socket's ``auth`` message. Shown once, stored only hashed."""
     ws_url: str
+
+
+class QuickSeat(Claimed):
+    waiting: bool
+    """True: a bot plays the seat until the hand in play ends, then it is yours (watch
+    meanwhile); false: it is yours now."""
 
 
 class GameListItem(BaseModel):

@@ -39,6 +39,7 @@ from pitch.server.chat import MAX_LINES, clean_text
 from pitch.server.commits import GroupCommitter
 from pitch.server.live import Conn, LiveTable, Seat, chat_message, deal_if_needed, hash_token
 from pitch.server.protocol import Act, Auth, Chat, Hint, Ping, Spectate, Sync, error
+from pitch.server.quickplay import QuickSeats, is_open
 from pitch.server.schemas import CreateTable, LeftTable, SeatInfo, SeatPlan, TableOptions
 from pitch.server.settings import Settings
 from pitch.server.view_json import StateTexts
@@ -105,6 +106,7 @@ class TableService:
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self.conns_by_client: dict[str, int] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.quick = QuickSeats(self)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -182,6 +184,15 @@ class TableService:
             )
         if not any(p.kind == "human" for p in plan):
             raise ServiceError(422, "a table needs at least one human seat")
+        seats = [
+            Seat(kind=p.kind, bot=(p.bot or "random") if p.kind == "bot" else None) for p in plan
+        ]
+        return await self.create_table(rules, req.options, seats, creator)
+
+    async def create_table(
+        self, rules: Rules, options: TableOptions, seats: list[Seat], creator: str
+    ) -> LiveTable:
+        """A new table for ``creator``, within the server's and the client's limits."""
         self._make_room()
         n_open = await self.run_db(self.repo.open_tables_of, creator)
         if n_open >= self.settings.max_open_tables_per_client:
@@ -191,11 +202,8 @@ class TableService:
                 f"some first (My tables, in the lobby; limit "
                 f"{self.settings.max_open_tables_per_client})",
             )
-        seats = [
-            Seat(kind=p.kind, bot=(p.bot or "random") if p.kind == "bot" else None) for p in plan
-        ]
         first_dealer = secrets.randbelow(rules.players)  # R2.4
-        return await self._new_table(rules, req.options, seats, first_dealer, creator)
+        return await self._new_table(rules, options, seats, first_dealer, creator)
 
     async def _new_table(
         self,
@@ -252,7 +260,10 @@ class TableService:
                 raise ServiceError(409, "the game is not over yet")
             if old.rematch is None:
                 self._make_room()
-                seats = [Seat(kind=s.kind, bot=s.bot) for s in old.seats]
+                # A seat a stranger took over from a quick-play bot is simply theirs now.
+                seats = [
+                    Seat(kind=s.kind, bot=s.bot if s.kind == "bot" else None) for s in old.seats
+                ]
                 dealer = (old.first_dealer + 1) % old.rules.players
                 try:
                     new = await self._new_table(
@@ -364,6 +375,10 @@ class TableService:
             if t.status == "over":
                 raise ServiceError(409, "the game is over: there is no seat to leave")
             s = t.seats[seat]
+            if s.pending:  # a quick-play claim that has not begun: simply withdrawn
+                await self.quick.drop(t, seat)
+                self._broadcast(t)
+                return LeftTable(table=t.id, seat=seat, left="freed", status="playing")
             resign = t.status == "playing"
             bot = t.options.substitute if resign else None
             assert s.token_hash is not None
@@ -420,10 +435,12 @@ class TableService:
                 seat=i,
                 kind=s.kind,
                 bot=s.bot,
-                name=s.name,
+                name=None if s.pending else s.name,
                 claimed=s.claimed,
                 connected=bool(s.conns) if s.kind == "human" else True,
                 substituted=t.substituted(i),
+                open=is_open(t, s),
+                arriving=s.name if s.pending else None,
             )
             for i, s in enumerate(t.seats)
         ]
@@ -461,10 +478,12 @@ class TableService:
                 "seat": i,
                 "kind": s.kind,
                 "bot": s.bot,
-                "name": s.name,
+                "name": None if s.pending else s.name,
                 "claimed": s.claimed,
                 "connected": bool(s.conns) if s.kind == "human" else True,
                 "substituted": t.substituted(i),
+                "open": is_open(t, s),
+                "arriving": s.name if s.pending else None,
             }
             for i, s in enumerate(t.seats)
         ]
@@ -474,6 +493,12 @@ class TableService:
         if t.last is None:
             return None
         return {**t.last, "text": action_str(t.last["action"])}
+
+    def broadcast(self, t: LiveTable) -> None:
+        self._broadcast(t)
+
+    def schedule(self, t: LiveTable) -> None:
+        self._schedule(t)
 
     def _broadcast(self, t: LiveTable) -> None:
         texts = self.texts(t)
@@ -530,22 +555,20 @@ class TableService:
             self._history(t, conn)
             return
         for i, s in enumerate(t.seats):
+            if s.has_token(msg.token) and s.pending:
+                # A quick-play seat whose bot finishes the hand: watch until it is yours.
+                conn.spectator, conn.waiting = True, i
+                t.spectators.add(conn)
+                conn.send(self.welcome(t, i))
+                conn.send_text(self.texts(t).text(None))
+                self._history(t, conn)
+                return
             if s.has_token(msg.token):
                 conn.seat = i
                 back = not s.conns
                 s.conns.add(conn)
                 s.away_since = None
-                conn.send(
-                    {
-                        "type": "welcome",
-                        "table": t.id,
-                        "seat": i,
-                        "role": "player",
-                        "name": s.name,
-                        # Lets a client with a wrong clock show the turn timer right.
-                        "server_time": time.time(),
-                    }
-                )
+                conn.send(self.welcome(t, i))
                 if back:
                     self._broadcast(t)  # everyone sees the seat connected again
                     self._schedule(t)
@@ -555,6 +578,20 @@ class TableService:
                 return
         conn.strikes += 10  # guessing tokens is costly
         conn.send(error("bad_token"))
+
+    def welcome(self, t: LiveTable, seat: int) -> dict[str, Any]:
+        """The ``welcome`` for the holder of ``seat``: ``player``, or ``waiting`` while a
+        quick-play bot finishes the hand (then another ``welcome`` says ``player``)."""
+        s = t.seats[seat]
+        return {
+            "type": "welcome",
+            "table": t.id,
+            "seat": seat,
+            "role": "waiting" if s.pending else "player",
+            "name": s.name,
+            # Lets a client with a wrong clock show the turn timer right.
+            "server_time": time.time(),
+        }
 
     async def _chat(self, t: LiveTable, conn: Conn, msg: Chat) -> None:
         """Store a chat line, then send it to everyone at the table (spectators too)."""
@@ -731,6 +768,8 @@ class TableService:
         t.turn_started = t.idle_since = time.monotonic()
         if over:
             t.status = "over"
+        elif deal is not None and any(x.pending for x in t.seats):
+            await self.quick.arrive(t)  # a new hand: strangers take their bot seats
         self._schedule(t)
         self._broadcast(t)
 

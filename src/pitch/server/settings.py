@@ -38,6 +38,8 @@ class Settings:
     """Seconds one bot decision may take (and may wait for a free worker): past it the
     worker is ended and replaced, and the heuristic plays for the bot. Bots seated
     over the network think at most 2 s a decision (``pitch.bots.options.NETWORK``)."""
+    quick_bot_delay: float = field(default_factory=lambda: _env_float("PITCH_QUICK_BOT_DELAY", 0.6))
+    """Seconds a bot waits before acting at the tables quick play starts (0..10)."""
     hint_bot: str = field(
         default_factory=lambda: os.environ.get("PITCH_HINT_BOT", "pimc:samples=12,time=0.4")
     )

@@ -7,6 +7,7 @@ events through the engine, so the database never holds a second copy of the rule
 
 from pitch.store.db import Database, default_url
 from pitch.store.lease import InstanceLease, InstanceTaken
+from pitch.store.open_seats import OpenSeats
 from pitch.store.repo import ChatRow, GameSummary, SeatRow, StoredTable, TableRepo
 from pitch.store.writer import Append, EventRow, EventWriter, StaleWrite, WriterBusy
 
@@ -19,6 +20,7 @@ __all__ = [
     "GameSummary",
     "InstanceLease",
     "InstanceTaken",
+    "OpenSeats",
     "SeatRow",
     "StaleWrite",
     "StoredTable",

@@ -177,10 +177,9 @@ class TableRepo:
                 .where(TableModel.id == table_id, TableModel.creator == client)
                 .values(creator=LEFT + client)
             )
-            held = s.scalar(
+            held = s.scalar(  # a stranger waiting for a quick-play bot seat counts too
                 select(func.count()).where(
                     SeatModel.table_id == table_id,
-                    SeatModel.kind == "human",
                     SeatModel.token_hash.is_not(None),
                 )
             )

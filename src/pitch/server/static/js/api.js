@@ -36,6 +36,8 @@ export const myTables = (seats) => call("POST", "/api/my/tables", { seats });
 /** Leave the seat `token` holds: open it again (waiting) or resign to a bot (in play). */
 export const leave = (id, token) => call("POST", `/api/tables/${id}/leave`, { token });
 export const chat = () => call("GET", "/api/chat");
+/** Quick play: a seat at a table with these rules and bot level, or a new one. */
+export const quickPlay = (body) => call("POST", "/api/quickplay", body);
 export const rematch = (id, token) => call("POST", `/api/tables/${id}/rematch`, { token });
 
 /** The table socket's address for this page. */

@@ -4,7 +4,7 @@ import * as api from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { levelName, levels as levelList, loadLevels } from "./levels.js";
-import { myTablesPanel, refresh as refreshMyTables } from "./mytables.js";
+import { heldSeats, myTablesPanel, refresh as refreshMyTables } from "./mytables.js";
 import * as settings from "./settings.js";
 
 let root = null;
@@ -128,7 +128,6 @@ function draw() {
       },
     },
     h("h2", {}, t("New table")),
-    h("div", { class: "form-row" }, h("label", {}, t("Your name"), nameInput)),
     h(
       "div",
       { class: "form-row" },
@@ -276,8 +275,8 @@ function draw() {
     h("p", { class: "muted" }, t("Watch any game again, move by move, from its record file.")),
     h("a", { class: "button", href: "/#replay" }, t("Open the replay viewer")),
   );
-  // My tables first (hidden while there are none): a returning player's way back.
-  root.append(h("h1", {}, t("Play Pitch")), myTablesPanel(), h("div", { class: "lobby-grid" }, f, h("div", {}, join, replay)));
+  // Quick play, then My tables (hidden while there are none): a returning player's way back.
+  root.append(h("h1", {}, t("Play Pitch")), quickPanel(nameInput, sel), myTablesPanel(), h("div", { class: "lobby-grid" }, f, h("div", {}, join, replay)));
 }
 
 /** Turn timer, what happens when someone leaves, and which bot stands in (server options). */
@@ -354,8 +353,9 @@ function tableOptions() {
   return options;
 }
 
-async function createAndSit(name) {
-  const rules = {
+/** The rules the form shows (quick play and a new table both use them). */
+function formRules() {
+  return {
     players: form.players,
     partnerships: form.players === 4 && form.partnerships,
     target: form.target,
@@ -365,6 +365,65 @@ async function createAndSit(name) {
     low_to: form.low_to,
     must_make_bid_to_win: form.must_make_bid_to_win,
   };
+}
+
+/** Quick play: one button to a game with these rules (docs/web.md). The players and
+ *  target here are the form's own, so both panels always agree. */
+function quickPanel(nameInput, sel) {
+  const go = h("button", { type: "button", class: "primary big", id: "quick-play" }, t("Play now"));
+  go.addEventListener("click", async () => {
+    const name = nameInput.value.trim();
+    if (!name) {
+      toast(t("Please enter your name."), "error");
+      nameInput.focus();
+      return;
+    }
+    settings.set("name", name);
+    go.disabled = true;
+    try {
+      const level = form.quickLevel || defaultLevel();
+      const avoid = heldSeats().map((x) => x.table).slice(0, 50);
+      const r = await api.quickPlay({ name, rules: formRules(), level, avoid });
+      settings.saveToken(r.table, r.seat, r.token);
+      window.pitchNavigate(`/t/${r.table}`);
+    } catch (err) {
+      toast(t("Could not find or start a table: {why}", { why: err.message }), "error");
+      go.disabled = false;
+    }
+  });
+  return h(
+    "section",
+    { class: "panel quick-play", "aria-labelledby": "quick-title" },
+    h("h2", { id: "quick-title" }, t("Quick play")),
+    h("p", { class: "muted" }, t("A seat at once: at a table with these rules where a bot keeps a seat for the next person, or at a new one with bots, open to others.")),
+    h("div", { class: "form-row" }, h("label", {}, t("Your name"), nameInput)),
+    h(
+      "div",
+      { class: "form-row" },
+      h(
+        "label",
+        {},
+        t("Players"),
+        sel("quick-players", [2, 3, 4, 5, 6, 7].map((n) => [n, String(n)]), form.players, (v) => {
+          form.players = Number(v);
+          if (form.players !== 4) form.partnerships = false;
+          draw();
+        }),
+      ),
+      h(
+        "label",
+        {},
+        t("Bots"),
+        sel("quick-level", levels.map(([v]) => [v, levelName(v)]), form.quickLevel || defaultLevel(), (v) => (form.quickLevel = v)),
+      ),
+      go,
+    ),
+    h("p", { class: "muted small" }, t("The rules of the new table below (target, partnerships, house rules) apply too. Someone who joins takes over a bot's seat when the hand in play ends.")),
+  );
+}
+
+async function createAndSit(name) {
+  const rules = formRules();
   const seats = form.seats.map((p) => (p.kind === "bot" ? { kind: "bot", bot: p.level } : { kind: "human" }));
   const info = await api.createTable({ rules, seats, options: tableOptions() });
   const claimed = await api.claim(info.id, 0, name);

@@ -36,7 +36,7 @@ let ticker = 0;
 
 export async function showTable(main, id) {
   root = main;
-  Object.assign(S, { id, info: null, msg: null, seat: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, timerNote: null, closed: false });
+  Object.assign(S, { id, info: null, msg: null, seat: null, waiting: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, timerNote: null, closed: false });
   window.pitchTable = S; // the tests read results from here
   resetChat(id, (line) => send({ type: "chat", ...line }));
   try {
@@ -87,7 +87,11 @@ function act(action) {
 
 function onMessage(m) {
   if (m.type === "welcome") {
-    S.seat = m.seat;
+    // "waiting": a quick-play seat whose bot plays the hand out; watch until it is ours.
+    const was = S.waiting;
+    S.waiting = m.role === "waiting" ? m.seat : null;
+    S.seat = m.role === "waiting" ? null : m.seat;
+    if (was !== null && was !== undefined && S.seat === was) announce(t("The seat is yours now: your turn comes with the new hand."));
     if (typeof m.server_time === "number") clockOffset = m.server_time - Date.now() / 1000;
   } else if (m.type === "hint") {
     onHint(m);
@@ -172,10 +176,19 @@ function madeFor(m, prev) {
     } else if (S.timerNote?.seat === last.seat) S.timerNote = null;
   }
   for (const s of m.seats) {
-    if (s.substituted && !prev?.seats?.[s.seat]?.substituted) {
+    const before = prev?.seats?.[s.seat];
+    if (s.substituted && !before?.substituted) {
       announce(standInText(s.seat));
     }
+    if (before?.kind === "bot" && s.kind === "human" && s.seat !== S.seat) {
+      announce(t("{name} takes over seat {n} from the bot.", { name: s.name, n: s.seat + 1 }));
+    }
   }
+}
+
+function arrivingText(s) {
+  if (s.seat === S.waiting) return t("You take seat {n} when this hand ends; a bot plays it until then.", { n: s.seat + 1 });
+  return t("{name} takes seat {n} when this hand ends.", { name: s.arriving, n: s.seat + 1 });
 }
 
 function timerText(last) {
@@ -196,6 +209,7 @@ function notices() {
   if (S.timerNote) items.push(h("li", { class: "notice timer", dataset: { seat: String(S.timerNote.seat) } }, S.timerNote.text));
   for (const s of S.msg.seats) {
     if (s.substituted) items.push(h("li", { class: "notice stand-in", dataset: { seat: String(s.seat) } }, standInText(s.seat)));
+    if (s.arriving) items.push(h("li", { class: "notice arriving", dataset: { seat: String(s.seat) } }, arrivingText(s)));
   }
   return items.length ? h("ul", { class: "notices", id: "notices", "aria-label": t("Moves made for players") }, items) : null;
 }
@@ -273,7 +287,7 @@ function drawPage() {
   const m = S.msg;
   const g = m.game;
   const rules = m.rules;
-  const me = S.seat ?? 0;
+  const me = S.seat ?? S.waiting ?? 0; // a quick-play arrival sees the table from their seat
   if (m.status === "waiting" || !g) {
     root.append(waitingPanel(S, names()));
     return;

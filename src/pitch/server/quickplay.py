@@ -1,0 +1,140 @@
+"""Quick play: one request seats a player at a game with the rules they picked.
+
+``POST /api/quickplay`` looks in the store for an active quick-play table with those
+rules and a bot seat of the chosen level that nobody has claimed (any process's
+table: :class:`pitch.store.OpenSeats` reads the database). The player claims it; the
+bot plays on until the hand in play ends (a hand is never taken over half played, so
+nobody inherits a bid they did not make), then the seat is theirs. Before the first
+bid of a hand the seat is theirs at once. With no such table, it starts one: the
+player in seat 1, bots of the chosen level in the others, open to the next strangers.
+
+Quick-play tables are for strangers, so they carry the options that keep a table
+going without anyone's goodwill: a turn timer, a stand-in for players who go away,
+and quick phrases only in the chat.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import TYPE_CHECKING
+
+from pitch.bots.registry import levels
+from pitch.engine import BID
+from pitch.server.live import LiveTable, Seat, hash_token
+from pitch.server.schemas import CreateTable, QuickPlay, TableOptions, check_bot_spec
+from pitch.store import OpenSeats, StaleWrite
+
+if TYPE_CHECKING:
+    from pitch.server.service import TableService
+
+TURN_SECONDS = 60.0
+"""Quick-play turn timer: a stranger who dawdles is played for, one move at a time."""
+GRACE_SECONDS = 30.0
+"""A stranger gone this long is played for by the stand-in until back."""
+
+
+def quick_options(spec: str, bot_delay: float) -> TableOptions:
+    return TableOptions(
+        quick=True,
+        bot_delay=bot_delay,
+        turn_seconds=TURN_SECONDS,
+        grace_seconds=GRACE_SECONDS,
+        substitute=spec,
+        chat="phrases",
+    )
+
+
+class QuickSeats:
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.store = OpenSeats(service.db)
+        self.bot_delay = service.settings.quick_bot_delay
+        quick_options("random", self.bot_delay)  # a bad PITCH_QUICK_BOT_DELAY stops start-up
+
+    async def seat(self, req: QuickPlay, creator: str) -> tuple[str, int, str, bool]:
+        """Seat ``req.name``: (table id, seat, token, waiting for the hand to end)."""
+        from pitch.server.service import ServiceError, build_rules
+
+        svc = self.service
+        rules = build_rules(CreateTable(preset=req.preset, rules=req.rules))
+        spec = check_bot_spec(next(lv.spec for lv in levels() if lv.level == req.level))
+        found = await svc.run_db(self.store.find, rules.to_dict(), spec, avoid=set(req.avoid))
+        for tid in found:
+            try:
+                seat, token, waiting = await self.take(tid, req.name)
+            except ServiceError:
+                continue  # taken meanwhile, or the game ended: try the next
+            return tid, seat, token, waiting
+        seats = [Seat(kind="human", bot=None)] + [
+            Seat(kind="bot", bot=spec) for _ in range(rules.players - 1)
+        ]
+        t = await svc.create_table(rules, quick_options(spec, self.bot_delay), seats, creator)
+        return t.id, 0, await svc.claim(t.id, 0, req.name), False
+
+    async def take(self, table_id: str, name: str) -> tuple[int, str, bool]:
+        """Claim the first open bot seat of a quick-play table."""
+        from pitch.server.service import ServiceError
+
+        svc = self.service
+        t = await svc.find(table_id, live=True)
+        async with t.lock:
+            seat = next((i for i, s in enumerate(t.seats) if is_open(t, s)), None)
+            if seat is None or t.status != "playing":
+                raise ServiceError(409, "no open seat at this table")
+            token = secrets.token_urlsafe(32)
+            th = hash_token(token)
+            try:
+                await svc.run_db(self.store.take, t.id, seat, name=name, token_hash=th)
+            except StaleWrite:
+                raise ServiceError(409, f"seat {seat} is taken") from None
+            s = t.seats[seat]
+            s.name, s.token_hash = name, th
+            if between_hands(t):
+                await self.arrive(t)
+            svc.broadcast(t)
+            return seat, token, s.pending
+
+    async def arrive(self, t: LiveTable) -> None:
+        """Between hands, under ``t.lock``: claimed bot seats become their claimants'.
+        The bot's spec stays on the seat for the record (``Bot 2 (club), then Ann``)."""
+        svc = self.service
+        for i, s in enumerate(t.seats):
+            if not s.pending:
+                continue
+            await svc.run_db(self.store.arrive, t.id, i)
+            s.kind = "human"
+            s.away_since = time.monotonic()
+            for c in [c for c in t.spectators if c.waiting == i]:
+                t.spectators.discard(c)
+                c.spectator, c.waiting, c.seat = False, None, i
+                s.conns.add(c)
+                s.away_since = None
+                c.send(svc.welcome(t, i))
+        svc.schedule(t)
+
+    async def drop(self, t: LiveTable, seat: int) -> None:
+        """The claimant of a bot seat leaves before it was theirs (under ``t.lock``)."""
+        s = t.seats[seat]
+        assert s.token_hash is not None
+        try:
+            await self.service.run_db(self.store.drop, t.id, seat, token_hash=s.token_hash)
+        except StaleWrite:
+            from pitch.server.service import ServiceError
+
+            raise ServiceError(409, f"seat {seat} changed meanwhile; try again") from None
+        s.name, s.token_hash = None, None
+        for c in t.spectators:
+            if c.waiting == seat:
+                c.waiting = None
+
+
+def is_open(t: LiveTable, s: Seat) -> bool:
+    """A bot seat of a quick-play table that no player ever held or claimed."""
+    return t.options.quick and s.kind == "bot" and s.name is None and s.token_hash is None
+
+
+def between_hands(t: LiveTable) -> bool:
+    """Nobody has bid yet in the hand in play (its cards are dealt, nothing decided)."""
+    st = t.state
+    return st is not None and st.phase == BID and not st.bids

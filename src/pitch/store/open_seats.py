@@ -1,0 +1,112 @@
+"""Quick play's seats in the store: bot seats that a stranger may take over.
+
+At a quick-play table (its options say ``quick``) every bot seat that no player ever
+held (no name) is open. A stranger's claim puts their name and token hash on the bot
+seat; the bot plays on until the hand ends, then the seat becomes theirs
+(:meth:`OpenSeats.arrive`: kind ``human``; ``bot`` keeps the spec it replaced, for the
+record). Every step is one conditional UPDATE, so two processes (or two clicks) can
+never give one seat to two people. The search reads the database, not one process's
+memory, so it finds tables served by any process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select, update
+
+from pitch.store.db import Database
+from pitch.store.models import SeatModel, TableModel
+from pitch.store.writer import StaleWrite
+
+ACTIVE = timedelta(minutes=10)
+"""A table that stored nothing for this long is not offered to strangers."""
+
+
+class OpenSeats:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def find(
+        self, rules: dict[str, Any], bot: str, *, avoid: Collection[str] = (), limit: int = 20
+    ) -> list[str]:
+        """Ids of active quick-play tables with these rules and an open seat held by
+        ``bot``, the ones with the most people first (fewest open seats)."""
+        since = datetime.now(UTC) - ACTIVE
+        with self.db.sessions() as s:
+            # Count open seats per table first: PostgreSQL cannot group by JSON columns.
+            counts = s.execute(
+                select(SeatModel.table_id, func.count())
+                .join(TableModel, SeatModel.table_id == TableModel.id)
+                .where(
+                    TableModel.status == "playing",
+                    TableModel.updated_at >= since,
+                    SeatModel.kind == "bot",
+                    SeatModel.bot == bot,
+                    SeatModel.name.is_(None),
+                    SeatModel.token_hash.is_(None),
+                )
+                .group_by(SeatModel.table_id)
+                .order_by(func.max(TableModel.updated_at).desc())
+                .limit(200)
+            ).all()
+            open_seats = {tid: int(n) for tid, n in counts if tid not in avoid}
+            rows = s.execute(
+                select(TableModel.id, TableModel.rules, TableModel.options).where(
+                    TableModel.id.in_(open_seats)
+                )
+            ).all()
+        found = sorted(
+            (open_seats[tid], tid) for tid, r, o in rows if (o or {}).get("quick") and r == rules
+        )
+        return [tid for _, tid in found[:limit]]
+
+    def take(self, table_id: str, seat: int, *, name: str, token_hash: str) -> None:
+        """Put a stranger's claim on open bot seat ``seat``; :class:`StaleWrite` if it
+        is not open any more."""
+        with self.db.sessions.begin() as s:
+            r = s.execute(
+                update(SeatModel)
+                .where(
+                    SeatModel.table_id == table_id,
+                    SeatModel.seat == seat,
+                    SeatModel.kind == "bot",
+                    SeatModel.name.is_(None),
+                    SeatModel.token_hash.is_(None),
+                )
+                .values(name=name, token_hash=token_hash)
+            )
+            if r.rowcount != 1:  # type: ignore[attr-defined]
+                raise StaleWrite(f"seat {seat} of table {table_id} is not open")
+
+    def arrive(self, table_id: str, seat: int) -> None:
+        """The claimed bot seat becomes the claimant's (between hands)."""
+        with self.db.sessions.begin() as s:
+            s.execute(
+                update(SeatModel)
+                .where(
+                    SeatModel.table_id == table_id,
+                    SeatModel.seat == seat,
+                    SeatModel.kind == "bot",
+                    SeatModel.token_hash.is_not(None),
+                )
+                .values(kind="human")
+            )
+
+    def drop(self, table_id: str, seat: int, *, token_hash: str) -> None:
+        """The claimant changed their mind before the seat was theirs: open again."""
+        with self.db.sessions.begin() as s:
+            r = s.execute(
+                update(SeatModel)
+                .where(
+                    SeatModel.table_id == table_id,
+                    SeatModel.seat == seat,
+                    SeatModel.kind == "bot",
+                    SeatModel.token_hash == token_hash,
+                )
+                .values(name=None, token_hash=None)
+            )
+            if r.rowcount != 1:  # type: ignore[attr-defined]
+                raise StaleWrite(f"seat {seat} of table {table_id} is not held by that token")

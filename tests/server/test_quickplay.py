@@ -1,0 +1,161 @@
+"""Quick play (issue 17), on a real server: one request seats a player at an active
+quick-play table with the rules asked for, or starts one with bots; a stranger who
+arrives mid-hand watches until the hand ends, then the bot gives the seat up; the
+record names who played the seat when."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+from tests.server.conftest import db_url
+from tests.server.helpers import ServerProcess, choose, verify_with_cli
+
+RULES = {"players": 2, "target": 11}  # more than one hand: someone can arrive
+
+
+@pytest.fixture(scope="module")
+def quick_server(db_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("quick")
+    srv = ServerProcess(
+        db_url(db_kind, tmp), log=tmp / "server.log", env={"PITCH_QUICK_BOT_DELAY": "0"}
+    )
+    srv.start()
+    deadline = time.monotonic() + 120  # its bot worker up: bots then answer at once
+    while httpx.get(f"{srv.base}/api/health").json()["bot_workers"]["ready"] < 1:
+        assert time.monotonic() < deadline, "no bot worker started"
+        time.sleep(0.1)
+    try:
+        yield srv.base
+    finally:
+        srv.stop()
+
+
+def _quick(base: str, name: str, **body: Any) -> httpx.Response:
+    return httpx.post(
+        f"{base}/api/quickplay", json={"name": name, "rules": RULES, **body}, timeout=20
+    )
+
+
+def _ws(base: str, table: str) -> str:
+    return base.replace("http", "ws", 1) + f"/ws/tables/{table}"
+
+
+async def _until(ws: Any, pred: Any, seat: int | None = None, act: bool = False) -> dict[str, Any]:
+    """Read messages until ``pred(message)``; with ``act``, play ``seat``'s turns."""
+    import random
+
+    rng = random.Random(seat)
+    acted = -1
+    while True:
+        m = json.loads(await asyncio.wait_for(ws.recv(), 120))
+        if pred(m):
+            return dict(m)
+        g = m.get("game") if m["type"] == "state" else None
+        if act and g and g["turn"] == seat and g["legal"] and m["seq"] > acted:
+            acted = m["seq"]
+            await ws.send(json.dumps({"type": "action", "action": choose(g, rng), "seq": acted}))
+
+
+def test_quick_play_fills_a_bot_seat_between_hands(quick_server: str, tmp_path: Path) -> None:
+    base = quick_server
+    ann = _quick(base, "Ann")
+    assert ann.status_code == 200, ann.text
+    a = ann.json()
+    assert a["seat"] == 0 and a["waiting"] is False
+    t = a["table"]
+    info = httpx.get(f"{base}/api/tables/{t}").json()
+    assert info["status"] == "playing" and info["options"]["quick"] is True
+    assert info["options"]["turn_seconds"] and info["options"]["chat"] == "phrases"
+    assert info["seats"][1]["kind"] == "bot" and info["seats"][1]["open"] is True
+
+    async def scenario() -> dict[str, Any]:
+        async with websockets.connect(_ws(base, t)) as ws_a:
+            await ws_a.send(json.dumps({"type": "auth", "token": a["token"]}))
+            # Ann plays until a bid is made: the hand is under way.
+            await _until(
+                ws_a, lambda m: m["type"] == "state" and m["game"]["bids"], seat=0, act=True
+            )
+            bob = _quick(base, "Bob").json()
+            assert bob["table"] == t and bob["seat"] == 1 and bob["waiting"] is True
+            # Changing his mind before the hand ends opens the seat again.
+            left = httpx.post(f"{base}/api/tables/{t}/leave", json={"token": bob["token"]})
+            assert left.status_code == 200 and left.json()["left"] == "freed", left.text
+            assert httpx.get(f"{base}/api/tables/{t}").json()["seats"][1]["open"] is True
+            bob = _quick(base, "Bob").json()
+            assert bob["table"] == t and bob["waiting"] is True
+            info = httpx.get(f"{base}/api/tables/{t}").json()
+            s1 = info["seats"][1]
+            assert s1["kind"] == "bot" and s1["arriving"] == "Bob" and s1["name"] is None
+            assert s1["open"] is False
+            async with websockets.connect(_ws(base, t)) as ws_b:
+                await ws_b.send(json.dumps({"type": "auth", "token": bob["token"]}))
+                hello = await _until(ws_b, lambda m: m["type"] == "welcome")
+                assert hello["role"] == "waiting" and hello["seat"] == 1
+                first = await _until(ws_b, lambda m: m["type"] == "state")
+                assert first["game"]["hand"] is None  # a spectator's view meanwhile
+                # He may not act for the bot meanwhile.
+                await ws_b.send(json.dumps({"type": "action", "action": "pass"}))
+                # Ann plays the hand out; then the seat is Bob's.
+                ann_task = asyncio.create_task(
+                    _until(ws_a, lambda m: m["type"] == "state" and m["status"] == "over", 0, True)
+                )
+                err = await _until(ws_b, lambda m: m["type"] in ("error", "welcome"))
+                assert err["type"] == "error"
+                mine = await _until(ws_b, lambda m: m["type"] == "welcome")
+                assert mine["role"] == "player" and mine["seat"] == 1
+                state = await _until(ws_b, lambda m: m["type"] == "state")
+                assert state["game"]["hand"]  # his own cards now
+                assert state["seats"][1]["kind"] == "human"
+                assert state["seats"][1]["name"] == "Bob"
+                assert state["game"]["hands_played"] >= 1
+                await _until(
+                    ws_b, lambda m: m["type"] == "state" and m["status"] == "over", 1, True
+                )
+                return await ann_task
+
+    over = asyncio.run(scenario())
+    assert over["status"] == "over"
+    rec = httpx.get(f"{base}/api/tables/{t}/record").json()
+    assert rec["players"] == ["Ann", "Bot 2 (club), then Bob"]
+    verify_with_cli(rec, tmp_path)
+    # The seat is taken now: the next stranger gets a table of their own, and may ask
+    # not to be put at tables they sit at already.
+    cy = _quick(base, "Cy").json()
+    assert cy["table"] != t and cy["seat"] == 0
+    dee = _quick(base, "Dee", avoid=[cy["table"]]).json()
+    assert dee["table"] not in (t, cy["table"])
+    # Other rules or another level: another table.
+    eve = _quick(base, "Eve", rules={"players": 3}).json()
+    assert eve["table"] not in (t, cy["table"], dee["table"])
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"name": "Al", "level": "god"},
+        {"name": "Al", "level": "x" * 100},
+        {"name": "", "level": "club"},
+        {"name": "Al", "rules": {"players": 9}},
+        {"name": "Al", "avoid": ["a"] * 51},
+        {"name": "Al", "avoid": ["../etc"]},
+        {"name": "Al", "rules": {"target": float("inf")}},
+        {"name": "Al", "extra": 1},
+    ],
+)
+def test_quick_play_refuses_bad_requests(quick_server: str, body: dict[str, Any]) -> None:
+    r = httpx.post(
+        f"{quick_server}/api/quickplay",
+        content=json.dumps(body),
+        headers={"Content-Type": "application/json"},
+        timeout=10,
+    )
+    assert r.status_code == 422, r.text
