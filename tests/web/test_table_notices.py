@@ -24,6 +24,7 @@ def _seats() -> list[dict[str, Any]]:
         {"seat": 0, "kind": "human", "bot": None, "name": "Tess", "claimed": True}
     ]
     seats += [{"seat": s, "kind": "bot", "bot": "heuristic", "name": None} for s in (1, 2, 3)]
+    seats[1]["name"] = "Rob"  # Rob resigned: his bot plays on, and the table says so
     for s in seats:
         s |= {"claimed": True, "connected": True, "substituted": False}
     return seats
@@ -157,6 +158,9 @@ def test_scores_stand_apart_from_the_side_names(browser: Any, server_url: str) -
         bot3 = "Bot 3" if lang == "en" else "Бот 3"
         mine = page.locator('#scores li[data-side="0"]')
         expect(mine.locator(".who")).to_have_text(f"Tess & {bot3}")
+        rob = "Bot 2 (for Rob)" if lang == "en" else "Бот 2 (за Rob)"
+        expect(page.locator('#scores li[data-side="1"] .who')).to_have_text(f"{rob} & Bot 4"
+            if lang == "en" else f"{rob} & Бот 4")  # fmt: skip
         expect(mine.locator("b")).to_have_text("10")
         # Read or copied, the text has a colon between name and score: never "Bot 3 10".
         expect(mine).to_have_text(re.compile(rf"^Tess & {bot3}:\s*10$"))

@@ -39,12 +39,16 @@ export async function showTable(main, id) {
   Object.assign(S, { id, info: null, msg: null, seat: null, waiting: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, timerNote: null, closed: false });
   window.pitchTable = S; // the tests read results from here
   resetChat(id, (line) => send({ type: "chat", ...line }));
+  let info;
   try {
-    S.info = await api.table(id);
+    info = await api.table(id);
   } catch (e) {
+    if (S.closed || S.id !== id) return; // the player went elsewhere meanwhile
     clear(root).append(h("h1", {}, t("Table not found")), h("p", {}, serverError(e.status === 404 ? "no_table" : "server_busy")), h("a", { href: "/", class: "button" }, t("Back to the lobby")));
     return;
   }
+  if (S.closed || S.id !== id) return; // left before the table answered: draw nothing
+  S.info = info;
   if (settings.token(id)) connect();
   else draw();
 }
@@ -247,11 +251,12 @@ function name(seat) {
 }
 
 function names() {
-  return (S.msg?.seats || S.info?.seats || []).map((s) => s.name || (s.kind === "bot" ? botName(s) : null));
+  return (S.msg?.seats || S.info?.seats || []).map((s) => (s.kind === "bot" ? botName(s) : s.name));
 }
 
+/** A bot seat's name; a seat whose player resigned says for whom the bot plays. */
 function botName(s) {
-  return t("Bot {n}", { n: s.seat + 1 });
+  return s.name ? t("Bot {n} (for {name})", { n: s.seat + 1, name: s.name }) : t("Bot {n}", { n: s.seat + 1 });
 }
 
 /** Where keyboard focus was, so a redraw (every state message) does not lose it. */
