@@ -15,7 +15,7 @@ from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import ColumnElement, func, select, update
 
 from pitch.store.db import Database
 from pitch.store.models import SeatModel, TableModel
@@ -66,37 +66,38 @@ class OpenSeats:
     def take(self, table_id: str, seat: int, *, name: str, token_hash: str) -> None:
         """Put a stranger's claim on open bot seat ``seat``; :class:`StaleWrite` if it
         is not open any more."""
-        with self.db.sessions.begin() as s:
-            r = s.execute(
-                update(SeatModel)
-                .where(
-                    SeatModel.table_id == table_id,
-                    SeatModel.seat == seat,
-                    SeatModel.kind == "bot",
-                    SeatModel.name.is_(None),
-                    SeatModel.token_hash.is_(None),
-                )
-                .values(name=name, token_hash=token_hash)
-            )
-            if r.rowcount != 1:  # type: ignore[attr-defined]
-                raise StaleWrite(f"seat {seat} of table {table_id} is not open")
+        self._update(
+            table_id,
+            seat,
+            (SeatModel.name.is_(None), SeatModel.token_hash.is_(None)),
+            {"name": name, "token_hash": token_hash},
+            "is not open",
+        )
 
     def arrive(self, table_id: str, seat: int) -> None:
         """The claimed bot seat becomes the claimant's (between hands)."""
-        with self.db.sessions.begin() as s:
-            s.execute(
-                update(SeatModel)
-                .where(
-                    SeatModel.table_id == table_id,
-                    SeatModel.seat == seat,
-                    SeatModel.kind == "bot",
-                    SeatModel.token_hash.is_not(None),
-                )
-                .values(kind="human")
-            )
+        self._update(table_id, seat, (SeatModel.token_hash.is_not(None),), {"kind": "human"}, "")
 
     def drop(self, table_id: str, seat: int, *, token_hash: str) -> None:
         """The claimant changed their mind before the seat was theirs: open again."""
+        self._update(
+            table_id,
+            seat,
+            (SeatModel.token_hash == token_hash,),
+            {"name": None, "token_hash": None},
+            "is not held by that token",
+        )
+
+    def _update(
+        self,
+        table_id: str,
+        seat: int,
+        where: tuple[ColumnElement[bool], ...],
+        values: dict[str, Any],
+        refused: str,
+    ) -> None:
+        """One conditional UPDATE of a bot seat; with ``refused``, :class:`StaleWrite`
+        (saying so) when no row matched."""
         with self.db.sessions.begin() as s:
             r = s.execute(
                 update(SeatModel)
@@ -104,9 +105,9 @@ class OpenSeats:
                     SeatModel.table_id == table_id,
                     SeatModel.seat == seat,
                     SeatModel.kind == "bot",
-                    SeatModel.token_hash == token_hash,
+                    *where,
                 )
-                .values(name=None, token_hash=None)
+                .values(**values)
             )
-            if r.rowcount != 1:  # type: ignore[attr-defined]
-                raise StaleWrite(f"seat {seat} of table {table_id} is not held by that token")
+            if refused and r.rowcount != 1:  # type: ignore[attr-defined]
+                raise StaleWrite(f"seat {seat} of table {table_id} {refused}")

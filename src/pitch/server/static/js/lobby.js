@@ -5,6 +5,7 @@ import { clear, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { levelName, levels as levelList, loadLevels } from "./levels.js";
 import { heldSeats, myTablesPanel, refresh as refreshMyTables } from "./mytables.js";
+import { takeName } from "./seating.js";
 import * as settings from "./settings.js";
 
 let root = null;
@@ -111,13 +112,8 @@ function draw() {
       class: "panel",
       onsubmit: async (e) => {
         e.preventDefault();
-        const name = nameInput.value.trim();
-        if (!name) {
-          toast(t("Please enter your name."), "error");
-          nameInput.focus();
-          return;
-        }
-        settings.set("name", name);
+        const name = takeName(nameInput);
+        if (!name) return;
         create.disabled = true;
         try {
           await createAndSit(name);
@@ -131,16 +127,7 @@ function draw() {
     h(
       "div",
       { class: "form-row" },
-      h(
-        "label",
-        {},
-        t("Players"),
-        sel("players", [2, 3, 4, 5, 6, 7].map((n) => [n, String(n)]), form.players, (v) => {
-          form.players = num(v);
-          if (form.players !== 4) form.partnerships = false;
-          draw();
-        }),
-      ),
+      playersLabel(sel, "players"),
       h(
         "label",
         {},
@@ -367,18 +354,27 @@ function formRules() {
   };
 }
 
+/** The number of players (R1.1: 2 to 7); partnerships need exactly four (R1.2). */
+function playersLabel(sel, name) {
+  return h(
+    "label",
+    {},
+    t("Players"),
+    sel(name, [2, 3, 4, 5, 6, 7].map((n) => [n, String(n)]), form.players, (v) => {
+      form.players = Number(v);
+      if (form.players !== 4) form.partnerships = false;
+      draw();
+    }),
+  );
+}
+
 /** Quick play: one button to a game with these rules (docs/web.md). The players and
  *  target here are the form's own, so both panels always agree. */
 function quickPanel(nameInput, sel) {
   const go = h("button", { type: "button", class: "primary big", id: "quick-play" }, t("Play now"));
   go.addEventListener("click", async () => {
-    const name = nameInput.value.trim();
-    if (!name) {
-      toast(t("Please enter your name."), "error");
-      nameInput.focus();
-      return;
-    }
-    settings.set("name", name);
+    const name = takeName(nameInput);
+    if (!name) return;
     go.disabled = true;
     try {
       const level = form.quickLevel || defaultLevel();
@@ -400,16 +396,7 @@ function quickPanel(nameInput, sel) {
     h(
       "div",
       { class: "form-row" },
-      h(
-        "label",
-        {},
-        t("Players"),
-        sel("quick-players", [2, 3, 4, 5, 6, 7].map((n) => [n, String(n)]), form.players, (v) => {
-          form.players = Number(v);
-          if (form.players !== 4) form.partnerships = false;
-          draw();
-        }),
-      ),
+      playersLabel(sel, "quick-players"),
       h(
         "label",
         {},

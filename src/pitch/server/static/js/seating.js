@@ -6,6 +6,19 @@ import { t } from "./i18n.js";
 import { levelName } from "./levels.js";
 import * as settings from "./settings.js";
 
+/** The name typed in ``input``, remembered for next time; null (and the player told,
+ *  the field focused) when it is empty. */
+export function takeName(input) {
+  const name = input.value.trim();
+  if (!name) {
+    toast(t("Please enter your name."), "error");
+    input.focus();
+    return null;
+  }
+  settings.set("name", name);
+  return name;
+}
+
 export function rulesText(rules) {
   const parts = [
     t("Players: {n}", { n: rules.players }),
@@ -43,13 +56,8 @@ export function joinView(S, { claimed, watch }) {
                 class: "primary",
                 dataset: { seat: String(s.seat) },
                 onclick: async () => {
-                  const name = nameInput.value.trim();
-                  if (!name) {
-                    toast(t("Please enter your name."), "error");
-                    nameInput.focus();
-                    return;
-                  }
-                  settings.set("name", name);
+                  const name = takeName(nameInput);
+                  if (!name) return;
                   try {
                     const c = await api.claim(info.id, s.seat, name);
                     claimed(c.seat, c.token);
