@@ -253,7 +253,7 @@ function draw() {
   root.append(
     h("div", { class: "replay-bar" }, controls, seatPick, gamePick),
     where,
-    h("div", { class: "table-layout" }, h("div", { class: "board-wrap" }, board, myHand), h("div", {}, scoreNow, side)),
+    h("div", { class: "table-layout" }, h("div", { class: "board-wrap replay-board" }, board, myHand), h("div", {}, scoreNow, side)),
   );
   root.querySelector(`[data-action="${lastAction}"]`)?.focus();
 }
