@@ -35,6 +35,7 @@ def test_quick_play_two_strangers_one_table(browser: Any, server_url: str) -> No
     st = _state(ann)
     if not st["game"]["bids"]:
         _take_turn(ann, st)  # Ann bids: the hand is under way, nobody can take a seat now
+        shot(ann, "table-hint-laptop-en")  # the hint she followed, and why
     bob = new_page(browser, locale="ru-RU", **PHONE)
     bob.goto(server_url + "/")
     expect(bob.locator("#quick-play")).to_have_text("Играть сейчас")

@@ -5,7 +5,8 @@ translatable lines: :func:`explain` says what the move does at this moment, seen
 the player's own view (draws trump with a master, feeds a partner's trick, sets trump,
 follows the heuristic's hand estimate when bidding); a search bot adds its own figures
 (:class:`Evidence`: on how many sampled deals, and by how much, it beat the next best
-move). Each line is a message key (the English text, a gettext msgid with
+move). A line does not repeat the move when it names no card or bid: clients show
+the move beside it. Each line is a message key (the English text, a gettext msgid with
 ``{placeholders}``) and its arguments, so each client translates and formats them: a
 ``card`` or ``alt`` argument is an action as the protocol writes it (``As``, ``bid 2``,
 ``pass``), ``suit`` a suit letter, numbers are numbers.
@@ -99,17 +100,17 @@ def _bid(view: PlayerView, bid: int) -> Line:
     if bid == 0:
         hb = view.high_bidder
         if hb >= 0 and hb != view.seat and rules.side_of(hb) == me:
-            return Line(N_("Pass: your partner already holds the bid."))
+            return Line(N_("Your partner already holds the bid."))
         if view.high_bid > 0 and est >= view.high_bid:
             return Line(
                 N_(
-                    "Pass: your best suit ({suit}) is worth about {points}, "
+                    "Your best suit ({suit}) is worth about {points}, "
                     "too little to bid more than {high}."
                 ),
                 {"suit": s, "points": points, "high": view.high_bid},
             )
         return Line(
-            N_("Pass: your best suit ({suit}) is worth only about {points} points."),
+            N_("Your best suit ({suit}) is worth only about {points} points."),
             {"suit": s, "points": points},
         )
     dealer = view.seat == view.dealer

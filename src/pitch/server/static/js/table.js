@@ -551,7 +551,9 @@ function onHint(m) {
   if (!S.hint?.pending || m.seq !== S.msg?.seq || S.msg.game?.turn !== S.seat) return;
   const why = serverLine(m.why);
   const evidence = serverLine(m.evidence);
-  S.hint = { action: m.action, bot: m.bot, source: "server", why, evidence, text: `${actionText(m.action)}: ${why}` };
+  // A line that names the move ("Draw trump with your master ace") stands alone.
+  const named = /\{(card|bid)\}/.test(m.why?.key || "");
+  S.hint = { action: m.action, bot: m.bot, source: "server", why, evidence, text: named ? why : `${actionText(m.action)}: ${why}` };
   draw();
 }
 
