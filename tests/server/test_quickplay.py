@@ -40,9 +40,11 @@ def quick_server(db_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 
 def _quick(base: str, name: str, **body: Any) -> httpx.Response:
-    return httpx.post(
-        f"{base}/api/quickplay", json={"name": name, "rules": RULES, **body}, timeout=20
-    )
+    """What the lobby does: ask for a table, then take its seat."""
+    r = httpx.post(f"{base}/api/quickplay", json={"rules": RULES, **body}, timeout=20)
+    assert r.status_code == 200, r.text
+    table = r.json()["table"]
+    return httpx.post(f"{base}/api/tables/{table}/quickseat", json={"name": name}, timeout=20)
 
 
 def _ws(base: str, table: str) -> str:
@@ -141,14 +143,13 @@ def test_quick_play_fills_a_bot_seat_between_hands(quick_server: str, tmp_path: 
 @pytest.mark.parametrize(
     "body",
     [
-        {"name": "Al", "level": "god"},
-        {"name": "Al", "level": "x" * 100},
-        {"name": "", "level": "club"},
-        {"name": "Al", "rules": {"players": 9}},
-        {"name": "Al", "avoid": ["a"] * 51},
-        {"name": "Al", "avoid": ["../etc"]},
-        {"name": "Al", "rules": {"target": float("inf")}},
-        {"name": "Al", "extra": 1},
+        {"level": "god"},
+        {"level": "x" * 100},
+        {"rules": {"players": 9}},
+        {"avoid": ["a"] * 51},
+        {"avoid": ["../etc"]},
+        {"rules": {"target": float("inf")}},
+        {"extra": 1},
     ],
 )
 def test_quick_play_refuses_bad_requests(quick_server: str, body: dict[str, Any]) -> None:
@@ -159,3 +160,17 @@ def test_quick_play_refuses_bad_requests(quick_server: str, body: dict[str, Any]
         timeout=10,
     )
     assert r.status_code == 422, r.text
+
+
+def test_quick_seat_is_only_at_quick_tables(quick_server: str) -> None:
+    base = quick_server
+    plain = httpx.post(f"{base}/api/tables", json={"rules": RULES}).json()["id"]
+    r = httpx.post(f"{base}/api/tables/{plain}/quickseat", json={"name": "Al"})
+    assert r.status_code == 409 and "quick play" in r.text
+    r = httpx.post(f"{base}/api/tables/nosuchtable/quickseat", json={"name": "Al"})
+    assert r.status_code == 404
+    table = httpx.post(f"{base}/api/quickplay", json={"rules": {"players": 5}}).json()["table"]
+    r = httpx.post(f"{base}/api/tables/{table}/quickseat", json={"name": " \u200b "})
+    assert r.status_code == 422  # a name needs a printable character
+    first = httpx.post(f"{base}/api/tables/{table}/quickseat", json={"name": "Al"}).json()
+    assert first["seat"] == 0 and first["waiting"] is False

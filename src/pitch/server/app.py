@@ -38,6 +38,7 @@ from pitch.server.schemas import (
     Problem,
     QuickPlay,
     QuickSeat,
+    QuickTable,
     RecordProblem,
     RecordsChecked,
     RecordsIn,
@@ -196,18 +197,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Claimed(table=table_id, seat=seat, token=token, ws_url=f"{ws}/ws/tables/{table_id}")
 
     @app.post("/api/quickplay", responses=ERRORS, tags=["tables"])
-    async def quick_play(body: QuickPlay, req: Request) -> QuickSeat:
-        """Play now: a seat at an active quick-play table with these rules and bots of
-        this level (its bot plays until the hand in play ends: ``waiting``), or a new
-        such table with you in seat 1 and bots, open to the next strangers. Counts as a
-        table creation for the rate limit."""
+    async def quick_play(body: QuickPlay, req: Request) -> QuickTable:
+        """Play now: an active quick-play table with these rules and bots of this level
+        that has an open seat, or a new such table (seat 0 left for you, bots in the
+        others, open to the next strangers). Take the seat with ``quickseat``. Counts
+        as a table creation for the rate limit."""
         who = client_key(req.client.host if req.client else None)
         if not creations.take(who):
             raise ServiceError(429, "too many tables created; wait a minute")
-        tid, seat, token, waiting = await service.quick.seat(body, who)
+        return QuickTable(table=await service.quick.table(body, who))
+
+    @app.post("/api/tables/{table_id}/quickseat", responses=ERRORS, tags=["tables"])
+    async def quick_seat(table_id: TableId, body: ClaimSeat, req: Request) -> QuickSeat:
+        """Take a seat at a quick-play table: its free seat, or an open bot seat, which
+        is yours when the hand in play ends (``waiting``; watch meanwhile). 409: no seat
+        is open (someone was quicker: ask ``/api/quickplay`` again, avoiding it)."""
+        seat, token, waiting = await service.quick.seat(table_id, body.name)
         ws = base_url(req).replace("http", "ws", 1)
         return QuickSeat(
-            table=tid, seat=seat, token=token, ws_url=f"{ws}/ws/tables/{tid}", waiting=waiting
+            table=table_id,
+            seat=seat,
+            token=token,
+            ws_url=f"{ws}/ws/tables/{table_id}",
+            waiting=waiting,
         )
 
     @app.post(

@@ -1,12 +1,15 @@
-"""Quick play: one request seats a player at a game with the rules they picked.
+"""Quick play: one button seats a player at a game with the rules they picked.
 
 ``POST /api/quickplay`` looks in the store for an active quick-play table with those
 rules and a bot seat of the chosen level that nobody has claimed (any process's
-table: :class:`pitch.store.OpenSeats` reads the database). The player claims it; the
-bot plays on until the hand in play ends (a hand is never taken over half played, so
-nobody inherits a bid they did not make), then the seat is theirs. Before the first
-bid of a hand the seat is theirs at once. With no such table, it starts one: the
-player in seat 1, bots of the chosen level in the others, open to the next strangers.
+table: :class:`pitch.store.OpenSeats` reads the database), and names it. The player
+claims it with ``POST /api/tables/{id}/quickseat`` (which a proxy routes to the process
+serving the table, as every table path; a 409 there means someone was quicker: ask
+again, avoiding that table). The bot plays on until the hand in play ends (a hand is
+never taken over half played, so nobody inherits a bid they did not make), then the
+seat is theirs. Before the first bid of a hand the seat is theirs at once. With no such
+table, it starts one: seat 1 left for the player, bots of the chosen level in the
+others, open to the next strangers.
 
 Quick-play tables are for strangers, so they carry the options that keep a table
 going without anyone's goodwill: a turn timer, a stand-in for players who go away,
@@ -52,32 +55,40 @@ class QuickSeats:
         self.bot_delay = service.settings.quick_bot_delay
         quick_options("random", self.bot_delay)  # a bad PITCH_QUICK_BOT_DELAY stops start-up
 
-    async def seat(self, req: QuickPlay, creator: str) -> tuple[str, int, str, bool]:
-        """Seat ``req.name``: (table id, seat, token, waiting for the hand to end)."""
-        from pitch.server.service import ServiceError, build_rules
+    async def table(self, req: QuickPlay, creator: str) -> str:
+        """The quick-play table for ``req``: an active one with an open seat, or a new
+        one (seat 1 free for the asker, bots in the others). Nothing is claimed here:
+        the player takes the seat with :meth:`seat`, at the process that serves the
+        table (behind the proxy, ``/api/tables/{id}/...`` goes there)."""
+        from pitch.server.service import build_rules
 
         svc = self.service
         rules = build_rules(CreateTable(preset=req.preset, rules=req.rules))
         spec = check_bot_spec(next(lv.spec for lv in levels() if lv.level == req.level))
-        found = await svc.run_db(self.store.find, rules.to_dict(), spec, avoid=set(req.avoid))
-        for tid in found:
-            try:
-                seat, token, waiting = await self.take(tid, req.name)
-            except ServiceError:
-                continue  # taken meanwhile, or the game ended: try the next
-            return tid, seat, token, waiting
+        found = await svc.run_db(
+            self.store.find, rules.to_dict(), spec, avoid=set(req.avoid), limit=1
+        )
+        if found:
+            return found[0]
         seats = [Seat(kind="human", bot=None)] + [
             Seat(kind="bot", bot=spec) for _ in range(rules.players - 1)
         ]
         t = await svc.create_table(rules, quick_options(spec, self.bot_delay), seats, creator)
-        return t.id, 0, await svc.claim(t.id, 0, req.name), False
+        return t.id
 
-    async def take(self, table_id: str, name: str) -> tuple[int, str, bool]:
-        """Claim the first open bot seat of a quick-play table."""
+    async def seat(self, table_id: str, name: str) -> tuple[int, str, bool]:
+        """Seat ``name`` at a quick-play table: its free human seat (a table quick play
+        just made), else the first open bot seat. Answer: seat, token, and whether a bot
+        plays it until the hand in play ends."""
         from pitch.server.service import ServiceError
 
         svc = self.service
         t = await svc.find(table_id, live=True)
+        if not t.options.quick:
+            raise ServiceError(409, "this table is not open to quick play")
+        free = next((i for i, s in enumerate(t.seats) if s.kind == "human" and not s.claimed), None)
+        if free is not None:
+            return free, await svc.claim(table_id, free, name), False
         async with t.lock:
             seat = next((i for i, s in enumerate(t.seats) if is_open(t, s)), None)
             if seat is None or t.status != "playing":

@@ -85,7 +85,7 @@ class ClaimSeat(_In):
 _TableRef = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z0-9]+$")]
 
 
-class QuickPlay(ClaimSeat):
+class QuickPlay(_In):
     preset: Annotated[str, Field(max_length=40)] | None = None
     rules: dict[str, Any] = Field(default_factory=dict)
     """The rules wanted, as for a new table (``players``, ``partnerships``, ...)."""
@@ -138,6 +138,11 @@ class Claimed(BaseModel):
     token: str
     """Secret: send it in the socket's ``auth`` message. Shown once, stored only hashed."""
     ws_url: str
+
+
+class QuickTable(BaseModel):
+    table: str
+    """Take a seat there with ``POST /api/tables/{table}/quickseat``."""
 
 
 class QuickSeat(Claimed):

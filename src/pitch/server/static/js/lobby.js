@@ -354,6 +354,22 @@ function formRules() {
   };
 }
 
+/** A quick-play seat: ask for a table, take its seat; when someone was quicker (409),
+ *  ask again, avoiding that table (and the tables this browser sits at already). */
+async function quickSeat(name) {
+  const level = form.quickLevel || defaultLevel();
+  const avoid = heldSeats().map((x) => x.table).slice(-45);
+  for (let tries = 0; ; tries++) {
+    const { table } = await api.quickPlay({ rules: formRules(), level, avoid });
+    try {
+      return await api.quickSeat(table, name);
+    } catch (err) {
+      if (err.status !== 409 || tries >= 3) throw err;
+      avoid.push(table);
+    }
+  }
+}
+
 /** The number of players (R1.1: 2 to 7); partnerships need exactly four (R1.2). */
 function playersLabel(sel, name) {
   return h(
@@ -377,9 +393,7 @@ function quickPanel(nameInput, sel) {
     if (!name) return;
     go.disabled = true;
     try {
-      const level = form.quickLevel || defaultLevel();
-      const avoid = heldSeats().map((x) => x.table).slice(0, 50);
-      const r = await api.quickPlay({ name, rules: formRules(), level, avoid });
+      const r = await quickSeat(name);
       settings.saveToken(r.table, r.seat, r.token);
       window.pitchNavigate(`/t/${r.table}`);
     } catch (err) {
