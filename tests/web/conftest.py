@@ -44,11 +44,20 @@ ARGS = [
 LANGS = ("en", "nb", "ru", "sv", "sq", "gl")
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
-# Tests start with animations and sound off so clicks never wait on a moving card.
-QUIET = (
-    "if (!localStorage.getItem('pitch.settings'))"
-    " localStorage.setItem('pitch.settings', JSON.stringify({speed: 'off', sound: false}))"
-)
+# Tests start with animations and sound off so clicks never wait on a moving card, and
+# with the first-game walkthrough seen (test_walkthrough.py starts without that).
+QUIET_SETTINGS: dict[str, Any] = {"speed": "off", "sound": False, "walkthroughDone": True}
+
+
+def quiet(settings: dict[str, Any]) -> str:
+    """An init script: these settings, unless the page has saved its own."""
+    return (
+        "if (!localStorage.getItem('pitch.settings'))"
+        f" localStorage.setItem('pitch.settings', {json.dumps(json.dumps(settings))})"
+    )
+
+
+QUIET = quiet(QUIET_SETTINGS)
 
 
 def free_port() -> int:
@@ -138,11 +147,13 @@ def seat_in(page: Any, table: str, seat: int, token: str) -> None:
     )
 
 
-def new_page(browser: Any, *, locale: str = "en-US", **context: Any) -> Any:
+def new_page(
+    browser: Any, *, locale: str = "en-US", settings: dict[str, Any] | None = None, **context: Any
+) -> Any:
     ctx = browser.new_context(
         locale=locale, **({"viewport": {"width": 1280, "height": 860}} | context)
     )
-    ctx.add_init_script(QUIET)
+    ctx.add_init_script(QUIET if settings is None else quiet(settings))
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []
