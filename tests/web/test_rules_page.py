@@ -92,7 +92,10 @@ def test_it_fits_and_prints(browser: Any, server_url: str, lang: str) -> None:
         page.wait_for_function("w => innerWidth === w", arg=w)
         assert page.evaluate(FITS), f"{lang} {w}x{h}: wider than the window"
         if (w, h) != (360, 740):
+            page.locator('.rule[id="R3.6"]').scroll_into_view_if_needed()
             shot(page, f"rules-{lang}-{w}x{h}", full=False)
+            page.evaluate("() => scrollTo(0, 0)")
+            shot(page, f"rules-top-{lang}-{w}x{h}", full=False)
     page.emulate_media(media="print")
     expect(page.locator("#top")).to_be_hidden()
     expect(page.locator(".rules-toc")).to_be_hidden()
@@ -118,7 +121,9 @@ def test_a_refusal_links_to_its_rule(browser: Any, server_url: str) -> None:
     page.goto(f"{server_url}/t/{table}")
     for _ in range(300):
         page.wait_for_function(REFUSABLE, timeout=30_000)
-        st = page.evaluate("() => ({seq: window.pitchTable.msg.seq, g: window.pitchTable.msg.game})")
+        st = page.evaluate(
+            "() => { const m = window.pitchTable.msg; return {seq: m.seq, g: m.game}; }"
+        )
         g = st["g"]
         if g["phase"] == "bid":
             options = ["pass", "bid 1", "bid 2", "bid 3", "bid 4"]

@@ -3,7 +3,7 @@
 // table it explains. Shown once, the first time a player sits at a table in play;
 // settings "walkthroughDone" remembers it, and walkthroughAgain() offers it again.
 
-import { clear, h } from "./dom.js";
+import { append, clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import * as settings from "./settings.js";
 
@@ -53,6 +53,7 @@ function start(root, rules) {
   tour = { dlg, step: 0, root, rules, back: document.activeElement };
   dlg.addEventListener("close", finish);
   dlg.addEventListener("keydown", (e) => {
+    if (e.key === "Tab") return keepFocus(e);
     if (e.target.closest("button, a") && (e.key === "Enter" || e.key === " ")) return;
     if (e.key === "ArrowRight") go(1);
     else if (e.key === "ArrowLeft") go(-1);
@@ -61,6 +62,7 @@ function start(root, rules) {
   });
   // Leaving the table (the browser's Back) takes the walkthrough away with it.
   addEventListener("popstate", closeTour);
+  addEventListener("resize", point);
   document.body.append(dlg);
   dlg.showModal(); // Esc closes it (the browser's "cancel"); focus stays inside
   render();
@@ -79,7 +81,7 @@ function render() {
   const s = STEPS[step];
   const last = step === STEPS.length - 1;
   const next = h("button", { type: "button", class: "primary", id: "walkthrough-next", onclick: () => go(1) }, last ? t("Done") : t("Next"));
-  clear(dlg).append(
+  append(clear(dlg), [
     h("p", { class: "walkthrough-step", id: "walkthrough-step" }, t("Step {n} of {total}", { n: step + 1, total: STEPS.length })),
     h("h2", { id: "walkthrough-title" }, s.title()),
     h("p", { id: "walkthrough-text" }, s.text(tour.rules)),
@@ -92,13 +94,14 @@ function render() {
       h("button", { type: "button", id: "walkthrough-back", disabled: step === 0, onclick: () => go(-1) }, t("Back")),
       next,
     ),
-  );
+  ]);
   point();
   next.focus();
 }
 
 /** Mark the element this step explains and place the box next to it. */
 function point() {
+  if (!tour) return;
   for (const el of document.querySelectorAll(".walkthrough-target")) el.classList.remove("walkthrough-target");
   const { dlg, root } = tour;
   const target = STEPS[tour.step].at.map((sel) => root.querySelector(sel)).find(Boolean);
@@ -118,12 +121,22 @@ function point() {
   dlg.style.left = `${Math.max(gap, Math.round(left))}px`;
 }
 
+/** Tab and Shift+Tab go round the walkthrough's own controls, never out to the browser. */
+function keepFocus(e) {
+  const all = [...tour.dlg.querySelectorAll("a[href], button:not(:disabled)")];
+  const at = all.indexOf(document.activeElement);
+  const next = e.shiftKey ? (at <= 0 ? all.length - 1 : at - 1) : (at + 1) % all.length;
+  e.preventDefault();
+  all[next]?.focus();
+}
+
 function closeTour() {
   tour?.dlg.close();
 }
 
 function finish() {
   removeEventListener("popstate", closeTour);
+  removeEventListener("resize", point);
   for (const el of document.querySelectorAll(".walkthrough-target")) el.classList.remove("walkthrough-target");
   const { dlg, back } = tour;
   tour = null;
