@@ -9,6 +9,7 @@ screens go to ``artifacts/screenshots/``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -136,6 +137,17 @@ def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
     with urllib.request.urlopen(req) as r:
         out: dict[str, Any] = json.load(r)
     return out
+
+
+@pytest.fixture
+def leave_after(server_url: str) -> Iterator[list[tuple[str, str]]]:
+    """Tables a test sat at, as (table, token): left when it ends, so that they stop
+    counting to this client's unfinished tables (the server allows 10)."""
+    seats: list[tuple[str, str]] = []
+    yield seats
+    for table, token in seats:
+        with contextlib.suppress(OSError):  # over already, or gone: nothing left to free
+            post_json(f"{server_url}/api/tables/{table}/leave", {"token": token})
 
 
 def seat_in(page: Any, table: str, seat: int, token: str) -> None:

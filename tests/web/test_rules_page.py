@@ -108,7 +108,9 @@ REFUSABLE = """() => { const S = window.pitchTable; const g = S && S.msg && S.ms
   return !!g && g.turn === S.seat && g.legal.length > 0; }"""
 
 
-def test_a_refusal_links_to_its_rule(browser: Any, server_url: str) -> None:
+def test_a_refusal_links_to_its_rule(
+    browser: Any, server_url: str, leave_after: list[tuple[str, str]]
+) -> None:
     """Play a heads-up game by the first legal move until a move the rules forbid can be
     tried (a bid below the high bid, a pass the dealer may not make, a card that does not
     follow suit); its refusal names the rule, and the rule's link opens it on /rules."""
@@ -116,6 +118,7 @@ def test_a_refusal_links_to_its_rule(browser: Any, server_url: str) -> None:
     body = {"rules": {"players": 2}, "seats": seats, "options": {"bot_delay": 0}}
     table = post_json(server_url + "/api/tables", body)["id"]
     token = post_json(f"{server_url}/api/tables/{table}/seats/0", {"name": "Ada"})["token"]
+    leave_after.append((table, token))
     page = new_page(browser)
     seat_in(page, table, 0, token)
     page.goto(f"{server_url}/t/{table}")

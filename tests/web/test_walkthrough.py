@@ -26,13 +26,14 @@ TITLES = [
 ]
 
 
-def seated(browser: Any, url: str, locale: str = "en-US", **context: Any) -> Any:
+def seated(browser: Any, url: str, left: list[tuple[str, str]], locale: str = "en-US") -> Any:
     """A new browser (walkthrough not seen) in seat 0 of a fresh heads-up table."""
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]
     body = {"rules": {"players": 2, "target": 11}, "seats": seats, "options": {"bot_delay": 0.3}}
     table = post_json(url + "/api/tables", body)["id"]
     token = post_json(f"{url}/api/tables/{table}/seats/0", {"name": "Ada"})["token"]
-    page = new_page(browser, locale=locale, settings=FRESH, **context)
+    left.append((table, token))
+    page = new_page(browser, locale=locale, settings=FRESH)
     seat_in(page, table, 0, token)
     page.goto(f"{url}/t/{table}")
     return page
@@ -42,8 +43,10 @@ def seen(page: Any) -> Any:
     return page.evaluate("() => JSON.parse(localStorage.getItem('pitch.settings')).walkthroughDone")
 
 
-def test_first_sit_down_steps_and_escape(browser: Any, server_url: str) -> None:
-    page = seated(browser, server_url)
+def test_first_sit_down_steps_and_escape(
+    browser: Any, server_url: str, leave_after: list[tuple[str, str]]
+) -> None:
+    page = seated(browser, server_url, leave_after)
     tour = page.locator("#walkthrough")
     expect(tour).to_be_visible()
     expect(page.locator("#walkthrough-title")).to_have_text(TITLES[0])
@@ -101,8 +104,10 @@ def test_first_sit_down_steps_and_escape(browser: Any, server_url: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_it_fits(browser: Any, server_url: str, lang: str) -> None:
-    page = seated(browser, server_url, locale={"en": "en-US", "ru": "ru-RU"}[lang])
+def test_it_fits(
+    browser: Any, server_url: str, leave_after: list[tuple[str, str]], lang: str
+) -> None:
+    page = seated(browser, server_url, leave_after, {"en": "en-US", "ru": "ru-RU"}[lang])
     expect(page.locator("#walkthrough")).to_be_visible()
     for w, h in ((360, 740), (390, 844), (1280, 800)):
         page.set_viewport_size({"width": w, "height": h})
