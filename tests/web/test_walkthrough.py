@@ -75,6 +75,8 @@ def test_first_sit_down_steps_and_escape(
     expect(tour).to_have_count(0)
     expect(page.locator(".walkthrough-target")).to_have_count(0)
     assert seen(page) is True
+    # Focus goes back to the table (the dialog is gone once it has closed).
+    assert page.evaluate("() => !!document.activeElement.closest('#main')")
     # It does not come back: the table is drawn again, with no walkthrough.
     page.reload()
     expect(page.locator("#hand")).to_be_visible()

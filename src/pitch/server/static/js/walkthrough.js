@@ -143,6 +143,6 @@ function finish() {
   dlg.remove();
   settings.set("walkthroughDone", true);
   // Back to where the player was; that element may have been redrawn meanwhile.
-  const again = back?.isConnected ? back : document.getElementById("hand")?.querySelector("button") || document.getElementById("main");
+  const again = back?.isConnected && back !== document.body ? back : document.getElementById("hand")?.querySelector("button") || document.getElementById("main");
   again?.focus?.();
 }
