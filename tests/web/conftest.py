@@ -9,6 +9,7 @@ screens go to ``artifacts/screenshots/``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -44,11 +45,20 @@ ARGS = [
 LANGS = ("en", "nb", "ru", "sv", "sq", "gl")
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
-# Tests start with animations and sound off so clicks never wait on a moving card.
-QUIET = (
-    "if (!localStorage.getItem('pitch.settings'))"
-    " localStorage.setItem('pitch.settings', JSON.stringify({speed: 'off', sound: false}))"
-)
+# Tests start with animations and sound off so clicks never wait on a moving card, and
+# with the first-game walkthrough seen (test_walkthrough.py starts without that).
+QUIET_SETTINGS: dict[str, Any] = {"speed": "off", "sound": False, "walkthroughDone": True}
+
+
+def quiet(settings: dict[str, Any]) -> str:
+    """An init script: these settings, unless the page has saved its own."""
+    return (
+        "if (!localStorage.getItem('pitch.settings'))"
+        f" localStorage.setItem('pitch.settings', {json.dumps(json.dumps(settings))})"
+    )
+
+
+QUIET = quiet(QUIET_SETTINGS)
 
 
 def free_port() -> int:
@@ -130,6 +140,17 @@ def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+@pytest.fixture
+def leave_after(server_url: str) -> Iterator[list[tuple[str, str]]]:
+    """Tables a test sat at, as (table, token): left when it ends, so that they stop
+    counting to this client's unfinished tables (the server allows 10)."""
+    seats: list[tuple[str, str]] = []
+    yield seats
+    for table, token in seats:
+        with contextlib.suppress(OSError):  # over already, or gone: nothing left to free
+            post_json(f"{server_url}/api/tables/{table}/leave", {"token": token})
+
+
 def seat_in(page: Any, table: str, seat: int, token: str) -> None:
     """Keep ``token`` for ``table`` where the client keeps it, as if this browser had
     claimed ``seat`` (set before the page loads)."""
@@ -139,11 +160,13 @@ def seat_in(page: Any, table: str, seat: int, token: str) -> None:
     )
 
 
-def new_page(browser: Any, *, locale: str = "en-US", **context: Any) -> Any:
+def new_page(
+    browser: Any, *, locale: str = "en-US", settings: dict[str, Any] | None = None, **context: Any
+) -> Any:
     ctx = browser.new_context(
         locale=locale, **({"viewport": {"width": 1280, "height": 860}} | context)
     )
-    ctx.add_init_script(QUIET)
+    ctx.add_init_script(QUIET if settings is None else quiet(settings))
     page = ctx.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []

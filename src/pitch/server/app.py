@@ -342,6 +342,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Invite links open the web client, which reads the table id from the path."""
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/rules", include_in_schema=False)
+    async def rules_page() -> FileResponse:
+        """The rules are a page of the web client too (its router shows them)."""
+        return FileResponse(STATIC / "index.html")
+
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
         who = client_key(ws.client.host if ws.client else None)

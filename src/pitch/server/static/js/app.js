@@ -1,12 +1,14 @@
 // Entry point: header with the language switch and settings, and a tiny router.
 //   /           lobby (create a table)
 //   /t/<id>     a table (invite links point here)
+//   /rules      the rules (/rules#R4.3 shows one rule)
 //   #replay     the replay viewer (works offline from a record file)
 
 import { clear, h } from "./dom.js";
 import { icon } from "./icons.js";
 import * as i18n from "./i18n.js";
 import { loadLevels } from "./levels.js";
+import { walkthroughAgain } from "./walkthrough.js";
 import { t } from "./i18n.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
@@ -17,6 +19,7 @@ function route() {
   const m = location.pathname.match(/^\/t\/([a-z0-9]+)\/?$/);
   if (location.hash.startsWith("#replay")) return { name: "replay" };
   if (m) return { name: "table", id: m[1] };
+  if (/^\/rules\/?$/.test(location.pathname)) return { name: "rules" };
   return { name: "lobby" };
 }
 
@@ -30,6 +33,9 @@ async function show() {
   if (r.name === "replay") {
     page = await import("./replay.js");
     page.showReplay(main, history.state?.records || null);
+  } else if (r.name === "rules") {
+    page = await import("./rulespage.js");
+    await page.showRules(main);
   } else if (r.name === "table") {
     page = await import("./table.js");
     await page.showTable(main, r.id);
@@ -65,8 +71,9 @@ function drawHeader(r) {
     h(
       "nav",
       { class: "topbar", "aria-label": t("Main") },
-      h("a", { href: "/", class: "brand", "aria-current": r.name === "lobby" ? "page" : null }, "♠ ", t("Pitch")),
+      h("a", { href: "/", class: "brand", "aria-current": r.name === "lobby" ? "page" : null }, "♠ ", h("span", { class: "link-text" }, t("Pitch"))),
       h("a", { href: "/#replay", "aria-current": r.name === "replay" ? "page" : null }, t("Replays")),
+      h("a", { href: "/rules", id: "rules-link", "aria-current": r.name === "rules" ? "page" : null }, icon("book"), h("span", { class: "link-text" }, t("Rules"))),
       h("span", { class: "spacer" }),
       h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("Language")), h("span", {}, icon("globe")), langSelect),
       h(
@@ -106,6 +113,7 @@ function openSettings() {
     check("fourColour", t("Four-colour deck (clubs green, diamonds blue)")),
     check("sound", t("Sound")),
     check("hints", t("Show the hint button")),
+    walkthroughAgain(() => dlg.close()),
     h(
       "label",
       {},
@@ -137,10 +145,12 @@ document.addEventListener("keydown", (e) => {
   else if (page?.replayKey?.(e)) e.preventDefault();
 });
 
-window.addEventListener("popstate", show);
-window.addEventListener("hashchange", show);
+// A new #R4.3 on the rules page only moves to that rule (page.onHash); anything else redraws.
+const moved = () => page?.onHash?.() || show();
+window.addEventListener("popstate", moved);
+window.addEventListener("hashchange", moved);
 /** The app's own pages (see route()); any other link (the API, a download) is the browser's. */
-const IN_APP = /^\/(?:t\/[a-z0-9]+\/?)?(?:#[\w-]*)?$/;
+const IN_APP = /^\/(?:t\/[a-z0-9]+\/?|rules)?(?:#[\w.-]*)?$/;
 
 document.addEventListener("click", (e) => {
   // Links to the app's pages go through the router instead of reloading.
@@ -149,7 +159,7 @@ document.addEventListener("click", (e) => {
   if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
   e.preventDefault();
   history.pushState(null, "", a.getAttribute("href"));
-  show();
+  moved();
 });
 
 /** Navigate inside the app (used by the lobby and the end-of-game screen). */

@@ -63,14 +63,20 @@ export function clear(el) {
 }
 
 let toastTimer = 0;
-/** A short message in the shared live region (read by screen readers too). */
-export function toast(text, kind = "info") {
+/** A short message in the shared live region (read by screen readers too): a text, or
+ * texts and nodes (a refusal's link to its rule). */
+export function toast(content, kind = "info") {
   const box = document.getElementById("toast");
   if (!box) return;
-  box.textContent = text;
+  append(clear(box), [content]);
   box.className = `toast show ${kind}`;
+  hideToast(box, kind === "error" ? 5000 : 3000);
+}
+
+function hideToast(box, ms) {
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => (box.className = "toast"), kind === "error" ? 5000 : 3000);
+  // Not while the pointer or focus is on it: it may hold a link being reached for.
+  toastTimer = setTimeout(() => (box.matches(":hover, :focus-within") ? hideToast(box, 1500) : (box.className = "toast")), ms);
 }
 
 /** Announce to screen readers without showing anything. */

@@ -1,7 +1,15 @@
 // Plain-words explanations for refused moves, from our own check or the server's code.
 
 import { suitName } from "./cards.js";
+import { h } from "./dom.js";
 import { t } from "./i18n.js";
+
+/** A text with each rule id in it ("rule R4.3") made a link to that rule on /rules. */
+export function withRuleLinks(text) {
+  return String(text)
+    .split(/\b(R[1-6]\.[1-9])\b/)
+    .map((part, i) => (i % 2 ? h("a", { href: `/rules#${part}`, class: "rule-link" }, part) : part));
+}
 
 /** Why a bid is refused (R3), given the state message's game part. */
 export function bidRefusal(game, rules, me, bid) {

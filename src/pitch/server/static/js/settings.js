@@ -8,6 +8,7 @@ const DEFAULTS = {
   sound: true,
   hints: true,
   name: "",
+  walkthroughDone: false, // the first-game walkthrough was seen (walkthrough.js)
 };
 
 let current = { ...DEFAULTS, ...read() };

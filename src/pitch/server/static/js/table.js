@@ -6,13 +6,14 @@ import { cardName, sortHand, suitName } from "./cards.js";
 import { announce, clear, h, toast } from "./dom.js";
 import { icon } from "./icons.js";
 import { serverText, t } from "./i18n.js";
-import { bidRefusal, playRefusalText, serverError } from "./messages.js";
+import { bidRefusal, playRefusalText, serverError, withRuleLinks } from "./messages.js";
 import { playRefusal, sideOf, trickWinner } from "./rules.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import { handSummary, scoreSheet, seatName, sideName, winnerText } from "./summary.js";
 import { joinView, waitingPanel } from "./seating.js";
 import { chatPanel, receiveChat, resetChat } from "./chat.js";
+import { walkthrough } from "./walkthrough.js";
 
 const S = {
   id: null,
@@ -111,8 +112,7 @@ function onMessage(m) {
       S.ws = null;
       draw();
     }
-    sound.refuse();
-    toast(serverError(m.code, m), "error");
+    refuse(serverError(m.code, m));
   } else if (m.type === "state") {
     onState(m);
   } else if (m.type === "chat" || m.type === "chat_history") {
@@ -343,6 +343,7 @@ function drawPage() {
       sidePanel(g, rules),
     ),
   );
+  walkthrough(root, S); // the first time at a table: a short guided tour
   if (S.focusCard) {
     root.querySelector(`.hand [data-card="${S.focusCard}"]`)?.focus();
     S.focusCard = null;
@@ -477,7 +478,7 @@ function moveFocus(e, i, cards) {
 
 function refuse(text) {
   sound.refuse();
-  toast(text, "error");
+  toast(withRuleLinks(text), "error");
 }
 
 function clickCard(c) {

@@ -1,0 +1,148 @@
+// The first-game walkthrough: six short steps over a live table (the hand, the auction,
+// trump, following suit, the four points, going out), each pointing at the part of the
+// table it explains. Shown once, the first time a player sits at a table in play;
+// settings "walkthroughDone" remembers it, and walkthroughAgain() offers it again.
+
+import { append, clear, h } from "./dom.js";
+import { t } from "./i18n.js";
+import * as settings from "./settings.js";
+
+// Each step: what it points at (the first of these on the page; none: the dialog only).
+const STEPS = [
+  { at: ["#hand"], title: () => t("Your hand"), text: () => t("These are your six cards. When it is your turn, the cards you may play stand out: click one, or drag it to the middle, to play it.") },
+  { at: ["#actions:has(.bid-button)", "#auction", "#status"], title: () => t("The auction"), text: () => t("Everyone bids once, starting left of the dealer and ending with the dealer: pass, or 1 to 4, the number of points you expect to win this hand. The highest bidder becomes the pitcher.") },
+  { at: ["#facts .trump-mark", "#board .middle", "#board"], title: () => t("The first card makes trump"), text: () => t("The pitcher leads the first card, and its suit is trump for the whole hand.") },
+  { at: ["#board .middle", "#board"], title: () => t("Follow suit or trump"), text: () => t("If you hold the suit that was led, play that suit or a trump; if you do not, play any card. The highest trump wins the trick; with no trump in it, the highest card of the suit led.") },
+  { at: [".hand-summary", "#scores"], title: () => t("Four points a hand"), text: () => t("High: the highest trump in play. Low: the lowest trump in play. Jack: the jack of trump. Game: the most card points in the tricks you won (ten 10, ace 4, king 3, queen 2, jack 1). The pitcher's side must win as many points as it bid, or the bid is taken off its score.") },
+  { at: ["#scores"], title: () => t("Going out"), text: (rules) => (rules?.must_make_bid_to_win ? t("The target is {n} points. A side wins when it has {n} or more at the end of a hand it pitched and made its bid; the others may pass {n} and play on.", { n: rules.target }) : t("The target is {n} points. A side wins when it has {n} or more at the end of a hand it pitched; the others may pass {n} and play on.", { n: rules?.target ?? 7 })) },
+];
+
+let tour = null; // {dlg, step, root, rules, back}: the walkthrough on screen
+
+/** Hook for table.js after each draw: start the walkthrough for a seated player the
+ * first time, or point the open one at the newly drawn table. */
+export function walkthrough(root, table) {
+  if (tour) {
+    tour.root = root;
+    tour.rules = table.msg?.rules;
+    point();
+    return;
+  }
+  if (table.seat === null || table.seat === undefined || settings.get("walkthroughDone")) return;
+  start(root, table.msg?.rules);
+}
+
+/** The "Show the walkthrough again" button (settings dialog, rules page). */
+export function walkthroughAgain(then) {
+  return h(
+    "button",
+    {
+      type: "button",
+      id: "walkthrough-again",
+      onclick: () => {
+        settings.set("walkthroughDone", false);
+        then?.();
+      },
+    },
+    t("Show the walkthrough again"),
+  );
+}
+
+function start(root, rules) {
+  const dlg = h("dialog", { class: "walkthrough", id: "walkthrough", "aria-labelledby": "walkthrough-title", "aria-describedby": "walkthrough-text" });
+  tour = { dlg, step: 0, root, rules, back: document.activeElement };
+  dlg.addEventListener("close", finish);
+  dlg.addEventListener("keydown", (e) => {
+    if (e.key === "Tab") return keepFocus(e);
+    if (e.target.closest("button, a") && (e.key === "Enter" || e.key === " ")) return;
+    if (e.key === "ArrowRight") go(1);
+    else if (e.key === "ArrowLeft") go(-1);
+    else return;
+    e.preventDefault();
+  });
+  // Leaving the table (the browser's Back) takes the walkthrough away with it.
+  addEventListener("popstate", closeTour);
+  addEventListener("resize", point);
+  document.body.append(dlg);
+  dlg.showModal(); // Esc closes it (the browser's "cancel"); focus stays inside
+  render();
+}
+
+function go(d) {
+  const next = tour.step + d;
+  if (next < 0) return;
+  if (next >= STEPS.length) return tour.dlg.close();
+  tour.step = next;
+  render();
+}
+
+function render() {
+  const { dlg, step } = tour;
+  const s = STEPS[step];
+  const last = step === STEPS.length - 1;
+  const next = h("button", { type: "button", class: "primary", id: "walkthrough-next", onclick: () => go(1) }, last ? t("Done") : t("Next"));
+  append(clear(dlg), [
+    h("p", { class: "walkthrough-step", id: "walkthrough-step" }, t("Step {n} of {total}", { n: step + 1, total: STEPS.length })),
+    h("h2", { id: "walkthrough-title" }, s.title()),
+    h("p", { id: "walkthrough-text" }, s.text(tour.rules)),
+    last ? h("p", {}, h("a", { href: "/rules", id: "walkthrough-rules", onclick: () => dlg.close() }, t("Read the full rules"))) : null,
+    h(
+      "div",
+      { class: "walkthrough-buttons" },
+      h("button", { type: "button", id: "walkthrough-close", onclick: () => dlg.close() }, t("Close")),
+      h("span", { class: "spacer" }),
+      h("button", { type: "button", id: "walkthrough-back", disabled: step === 0, onclick: () => go(-1) }, t("Back")),
+      next,
+    ),
+  ]);
+  point();
+  next.focus();
+}
+
+/** Mark the element this step explains and place the box next to it. */
+function point() {
+  if (!tour) return;
+  for (const el of document.querySelectorAll(".walkthrough-target")) el.classList.remove("walkthrough-target");
+  const { dlg, root } = tour;
+  const target = STEPS[tour.step].at.map((sel) => root.querySelector(sel)).find(Boolean);
+  dlg.classList.toggle("pointing", Boolean(target));
+  if (!target) return;
+  target.classList.add("walkthrough-target");
+  target.scrollIntoView({ block: "nearest" });
+  // Beside the target: below it if the box fits there, else above, else at the bottom.
+  const r = target.getBoundingClientRect();
+  const box = dlg.getBoundingClientRect();
+  const gap = 12;
+  let top = r.bottom + gap;
+  if (top + box.height > innerHeight) top = r.top - gap - box.height;
+  if (top < gap) top = innerHeight - box.height - gap;
+  const left = Math.min(Math.max(gap, r.left + r.width / 2 - box.width / 2), innerWidth - box.width - gap);
+  dlg.style.top = `${Math.max(gap, Math.round(top))}px`;
+  dlg.style.left = `${Math.max(gap, Math.round(left))}px`;
+}
+
+/** Tab and Shift+Tab go round the walkthrough's own controls, never out to the browser. */
+function keepFocus(e) {
+  const all = [...tour.dlg.querySelectorAll("a[href], button:not(:disabled)")];
+  const at = all.indexOf(document.activeElement);
+  const next = e.shiftKey ? (at <= 0 ? all.length - 1 : at - 1) : (at + 1) % all.length;
+  e.preventDefault();
+  all[next]?.focus();
+}
+
+function closeTour() {
+  tour?.dlg.close();
+}
+
+function finish() {
+  removeEventListener("popstate", closeTour);
+  removeEventListener("resize", point);
+  for (const el of document.querySelectorAll(".walkthrough-target")) el.classList.remove("walkthrough-target");
+  const { dlg, back } = tour;
+  tour = null;
+  dlg.remove();
+  settings.set("walkthroughDone", true);
+  // Back to where the player was; that element may have been redrawn meanwhile.
+  const again = back?.isConnected && back !== document.body ? back : document.getElementById("hand")?.querySelector("button") || document.getElementById("main");
+  again?.focus?.();
+}
