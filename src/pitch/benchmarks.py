@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pitch.engine import BID, DEAL, OVER, PLAY, GameState, Rules
+from pitch.engine import DEAL, OVER, GameState, Rules
 from pitch.engine.fast import random_playout
 
 
@@ -131,10 +131,6 @@ def run_compiled(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[s
     search["ismcts_kernel_rollouts_per_s"] = round(
         search_rollouts(rules, "ismcts", "kernel", 0.25, seed), 1
     )
-    exact = {
-        f"dd_solve_ms_{name}": round(exact_solve_ms(Rules(partnerships=True), cards, seed), 3)
-        for name, cards in (("first_lead", 0), ("trick_2", 4), ("trick_3", 8))
-    }
     return {
         "compiled": True,
         "compile_seconds": round(compile_seconds, 3),
@@ -145,41 +141,7 @@ def run_compiled(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[s
         "compiled_playouts_per_s": round(playouts, 1),
         "compiled_heuristic_playouts_per_s": round(heuristic, 1),
         **search,
-        **exact,
     }
-
-
-def exact_solve_ms(rules: Rules, played: int, seed: int, deals: int = 30) -> float:
-    """Median milliseconds of one exact solve (:func:`pitch.fastcore.dd.solve`, full
-    window, a fresh table generation) from the play with ``played`` cards down, over
-    ``deals`` hands bid and played so far by the heuristic."""
-    from pitch.bots.heuristic import HeuristicBot
-    from pitch.fastcore import layout
-    from pitch.fastcore._jit import new_array
-    from pitch.fastcore.dd import INF, new_table, solve
-    from pitch.fastcore.packing import position_list
-
-    rng = random.Random(seed)
-    bot = HeuristicBot(rng=random.Random(seed))
-    keys, bounds = new_table()
-    res = new_array([0] * layout.R_SIZE)
-    times: list[float] = []
-    while len(times) < deals:
-        s = GameState(rules, dealer=rng.randrange(rules.players))
-        s.deal_random(rng)
-        while s.phase == BID:
-            s.apply(bot.act(s.view(s.current_player())))
-        if s.phase != PLAY:
-            continue  # thrown in (house rule)
-        for _ in range(played):  # fewer than a hand's cards: still in the play
-            s.apply(bot.act(s.view(s.current_player())))
-        w = new_array(position_list(s) + [0] * (layout.SIZE - layout.POSITION_SIZE))
-        keys[len(keys) - 1] += 1
-        t0 = time.perf_counter()
-        solve(w, rules.side_of(s.current_player()), 6.0, -INF, INF, res, keys, bounds)
-        times.append(time.perf_counter() - t0)
-    times.sort()
-    return 1000 * times[len(times) // 2]
 
 
 def search_rollouts(rules: Rules, bot: str, rollout: str, seconds: float, seed: int) -> float:

@@ -24,7 +24,7 @@ from pitch.bots.pimc import PimcBot
         (lambda: PimcBot(time=-1.0), "option time must be"),
         (lambda: PimcBot(samples=0), "option samples must be a whole number from 1 to 1000000"),
         (lambda: PimcBot(samples=10**12), "option samples"),
-        (lambda: PimcBot(nested=10**6), "option nested"),
+        (lambda: PimcBot(tries=10**6), "option tries"),
         (lambda: PimcBot(bid_margin=math.nan), "option bid_margin"),
         (lambda: IsmctsBot(c=math.nan), "option c must be a number from 0 to 100, not nan"),
         (lambda: IsmctsBot(c=-1.0), "option c"),

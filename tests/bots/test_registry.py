@@ -25,7 +25,7 @@ def test_alias_options_merge() -> None:
 def test_bad_options_are_clear_errors() -> None:
     with pytest.raises(ValueError, match="samples"):
         make_bot("pimc:samples=0")
-    with pytest.raises(ValueError, match=r"has no option 'nonsense' \(its options: aggression"):
+    with pytest.raises(ValueError, match=r"has no option 'nonsense' \(its options: none\)"):
         make_bot("heuristic:nonsense=1")
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster")
@@ -35,10 +35,10 @@ def test_bad_options_are_clear_errors() -> None:
     ("spec", "message"),
     [
         ("pimc:samples=abc", "samples must be a whole number from 1 to 1000000, not 'abc'"),
-        ("pimc:nested=1.5", "nested must be a whole number from 0 to 10000, not 1.5"),
+        ("pimc:bid_factor=1.5", "bid_factor must be a whole number from 1 to 100, not 1.5"),
         ("ismcts:time=fast", "time must be a number above 0 to 3600, not 'fast'"),
-        ("heuristic:aggression=x", "aggression must be a number from -10 to 10"),
-        ("pimc:infer=2", "infer must be true or false, not 2"),
+        ("pimc:bid_margin=x", "bid_margin must be a number from -1000000 to 1000000"),
+        ("ismcts:engine=gpu", "engine must be one of auto, kernel, python, not 'gpu'"),
     ],
 )
 def test_an_option_of_the_wrong_kind_is_named(spec: str, message: str) -> None:
@@ -49,10 +49,10 @@ def test_an_option_of_the_wrong_kind_is_named(spec: str, message: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["pimc:infer=1,time=1", "pimc:infer=true", "ismcts:c=1", "heuristic:aggression=0"]
+    "spec", ["pimc:bid_bonus=1,time=1", "pimc:tries=6.0", "ismcts:c=1", "ismcts:bid_bonus=0"]
 )
 def test_options_of_the_declared_kind_are_taken(spec: str) -> None:
-    # A whole number is a number, and 0/1 are false/true (docs write infer=1).
+    # A whole number is a number, and a whole float is a whole number.
     assert make_bot(spec, rng=random.Random(1)) is not None
 
 

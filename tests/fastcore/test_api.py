@@ -161,11 +161,7 @@ def test_simulate_hands_shape() -> None:
 
 
 def test_warm_up_reports_seconds() -> None:
-    from pitch.fastcore import warm_up_exact, warm_up_nested
-
     assert warm_up() >= 0.0
-    assert warm_up_exact() >= 0.0
-    assert warm_up_nested() >= 0.0
 
 
 @pytest.mark.skipif(not COMPILED, reason="numba is not installed or is disabled")
@@ -221,7 +217,6 @@ def test_bench_reports_the_compiled_core() -> None:
         assert res["pimc_fast_rollouts_per_s"] > 0
         assert res["ismcts_heuristic_rollouts_per_s"] > 0
         assert res["ismcts_kernel_rollouts_per_s"] > 0
-        assert 0 < res["dd_solve_ms_trick_3"] < res["dd_solve_ms_first_lead"]
 
 
 @pytest.mark.parametrize("rules", TABLES, ids=repr)

@@ -52,9 +52,8 @@ def test_an_external_program_is_never_seated_from_a_request(spec: str, tmp_path:
         ("ismcts:time=1e308,iterations=99999999999", "time must be a number above 0 to 2"),
         ("ismcts:iterations=99999999999", "iterations must be a whole number from 1 to 500000"),
         ("ismcts:c=nan", "c must be a number from 0 to 10, not nan"),
-        ("pimc:nested=1000000", r"bot 'pimc' has no option 'nested' \(its options: samples, time"),
+        ("pimc:bid_factor=9", r"bot 'pimc' has no option 'bid_factor' \(its options: samples"),
         ("pimc:tries=1000", "has no option 'tries'"),
-        ("heuristic:aggression=1", "has no option 'aggression'"),
         ("master:time=3", "time must be a number above 0 to 2"),
     ],
 )

@@ -31,7 +31,7 @@ from pitch.engine.fast import random_bid_value, random_playout
 from pitch.engine.state import BID, GameState
 
 
-def view_action(view: PlayerView, aggression: float = 0.0) -> int:
+def view_action(view: PlayerView) -> int:
     """The heuristic's action for a view (its seat must be to act)."""
     rules = view.rules
     n = rules.players
@@ -50,7 +50,6 @@ def view_action(view: PlayerView, aggression: float = 0.0) -> int:
             players=n,
             partnerships=rules.partnerships,
             must_make=rules.must_make_bid_to_win,
-            aggression=aggression,
         )
         return BID_BASE + bid
     return choose_card(
@@ -69,7 +68,7 @@ def view_action(view: PlayerView, aggression: float = 0.0) -> int:
     )
 
 
-def state_action(state: GameState, aggression: float = 0.0) -> int:
+def state_action(state: GameState) -> int:
     """The heuristic's action for the seat to act in ``state``, reading only that
     seat's cards and public information (the same inputs as :func:`view_action`)."""
     seat = state.to_act
@@ -88,7 +87,6 @@ def state_action(state: GameState, aggression: float = 0.0) -> int:
             players=state.n,
             partnerships=rules.partnerships,
             must_make=rules.must_make_bid_to_win,
-            aggression=aggression,
         )
     return choose_card(
         hand=state.hands[seat],
@@ -139,17 +137,12 @@ def random_rollout(state: GameState, rng: random.Random) -> tuple[tuple[int, ...
 
 
 class HeuristicBot(Bot):
-    """Rule-based bot (see the module docstring). ``aggression`` (default 0) lowers the
-    bidding margin by that many points. Deterministic: it ignores its generator."""
+    """Rule-based bot (see the module docstring). Deterministic: it ignores its generator."""
 
     name: ClassVar[str] = "heuristic"
     level: ClassVar[str] = "club"
-
-    OPTIONS: ClassVar[dict[str, Opt]] = {"aggression": Opt(float, -10.0, 10.0)}
-
-    def __init__(self, *, rng: random.Random | None = None, aggression: float = 0.0) -> None:
-        super().__init__(rng=rng)
-        self.aggression = self.checked(locals())["aggression"]
+    # Declared empty, so that ``heuristic:x=1`` is refused naming the options (none).
+    OPTIONS: ClassVar[dict[str, Opt]] = {}
 
     def act(self, view: PlayerView) -> int:
-        return view_action(view, self.aggression)
+        return view_action(view)

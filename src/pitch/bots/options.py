@@ -103,7 +103,7 @@ NETWORK: dict[str, dict[str, Opt]] = {
 }
 """What a table created over the network may ask of each bot: every search keeps a time
 cap of at most 2 s (``time`` cannot be unset from a spec), and the search knobs that
-change the cost of one sample (``nested``, ``tries``, ...) keep their defaults."""
+change the cost of one sample (``tries``, ``bid_factor``, ...) keep their defaults."""
 
 NETWORK_SECONDS = 2.0
 """The most one decision of a network bot may think (:data:`NETWORK`'s ``time`` bound)."""

@@ -54,10 +54,6 @@ if fastcore.COMPILED:
 KERNEL_POLICIES = {"fast": layout.HEURISTIC, "fast-random": layout.RANDOM}
 """Rollouts whose whole PIMC search runs in the compiled core (:mod:`pitch.fastcore.pimc`)."""
 
-SOLVE = {"none": 0, "all": 1, "play": 2}
-"""``solve``: which decisions value each sampled deal by its exact play
-(:mod:`pitch.fastcore.dd`) instead of finishing it with the rollout policy."""
-
 DEFAULT_ROLLOUT = "fast" if fastcore.COMPILED else "heuristic"
 """The compiled search when numba is installed; the same policy in Python otherwise."""
 
@@ -77,7 +73,7 @@ PYTHON_TRIES = 6
 """Deals drawn per determinization to match the auction, in Python."""
 
 KERNEL_TRIES = 24
-"""The same in the kernel (which can also match the card play: ``infer``)."""
+"""The same in the kernel, where a draw costs far less."""
 
 BID_Z = 1.64
 """Standard errors a search bid's gain over the heuristic's bid must clear."""
@@ -127,13 +123,9 @@ class PimcBot(Bot):
         "time": SECONDS,
         "rollout": Opt(str, choices=tuple(ROLLOUTS)),
         "tries": Opt(int, 1, 1000, none=True),
-        "infer": Opt(bool),
         "bid_bonus": Opt(float, 0.0, 100.0),
         "bid_margin": Opt(float, -1e6, 1e6),  # a huge margin: never leave the heuristic's bid
         "bid_factor": Opt(int, 1, 100),
-        "solve": Opt(str, choices=tuple(SOLVE)),
-        "nested": Opt(int, 0, 10_000),
-        "nested_tries": Opt(int, 1, 100),
     }
 
     def __init__(
@@ -144,39 +136,15 @@ class PimcBot(Bot):
         time: float | None = 1.0,
         rollout: str = DEFAULT_ROLLOUT,
         tries: int | None = None,
-        infer: bool = False,
         bid_bonus: float = BID_BONUS,
         bid_margin: float = 0.2,
         bid_factor: int = 3,
-        solve: str = "none",
-        nested: int = 0,
-        nested_tries: int = 1,
     ) -> None:
         super().__init__(rng=rng)
         o = self.checked(locals())
-        rollout, solve, nested = o["rollout"], o["solve"], o["nested"]
-        if SOLVE[solve] and rollout not in KERNEL_POLICIES:
-            raise ValueError(
-                f"solve={solve} needs the compiled search (numba installed, rollout=fast), "
-                f"not rollout={rollout}"
-            )
-        if nested and (rollout not in KERNEL_POLICIES or SOLVE[solve]):
-            raise ValueError(
-                "nested=... needs the compiled search (numba installed, rollout=fast) "
-                "and solve=none"
-            )
-        self.solve = solve
-        self.nested = nested
+        rollout = o["rollout"]
         self.kernel = (
-            fast_search.PimcSearch(
-                KERNEL_POLICIES[rollout],
-                SOLVE[solve],
-                nested=nested,
-                nested_tries=o["nested_tries"],
-                nested_bonus=WIN_BONUS,
-            )
-            if rollout in KERNEL_POLICIES
-            else None
+            fast_search.PimcSearch(KERNEL_POLICIES[rollout]) if rollout in KERNEL_POLICIES else None
         )
         kernel = self.kernel is not None
         samples, tries = o["samples"], o["tries"]
@@ -186,7 +154,6 @@ class PimcBot(Bot):
         self.time = o["time"]
         self.rollout = ROLLOUTS[rollout]
         self.tries = tries if tries is not None else KERNEL_TRIES if kernel else PYTHON_TRIES
-        self.infer = o["infer"]
         self.bid_bonus = o["bid_bonus"]
         self.bid_margin = o["bid_margin"]
         self.bid_factor = o["bid_factor"]
@@ -221,7 +188,6 @@ class PimcBot(Bot):
                 bonus,
                 self.rng,
                 tries=self.tries,
-                cards=self.infer,
                 deadline=deadline,
             )
         side = view.side

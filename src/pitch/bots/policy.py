@@ -116,7 +116,6 @@ def choose_bid(
     players: int,
     partnerships: bool,
     must_make: bool,
-    aggression: float = 0.0,
 ) -> int:
     """A bid (0 = pass) among ``legal_bids`` (bit ``b`` set when bid ``b`` is legal).
 
@@ -126,7 +125,7 @@ def choose_bid(
     """
     _, est = best_suit(hand, players, partnerships)
     me = side_of[seat]
-    margin = 0.1 - aggression
+    margin = 0.1
     near = target - 2
     opp_near = any(sc >= near for s, sc in enumerate(scores) if s != me)
     if opp_near:

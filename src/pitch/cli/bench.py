@@ -52,11 +52,7 @@ def bench(
             f"{res['pimc_fast_rollouts_per_s']:,.0f} rollouts/s\n"
             f"  ismcts      : {res['ismcts_heuristic_rollouts_per_s']:>12,.0f} -> "
             f"{res['ismcts_fast_rollouts_per_s']:,.0f} rollouts/s "
-            f"(whole search compiled: {res['ismcts_kernel_rollouts_per_s']:,.0f})\n"
-            "exact play (fastcore.dd.solve, partners, median of 30 deals):\n"
-            f"  first lead  : {res['dd_solve_ms_first_lead']:>12.3f} ms\n"
-            f"  2nd trick   : {res['dd_solve_ms_trick_2']:>12.3f} ms\n"
-            f"  3rd trick   : {res['dd_solve_ms_trick_3']:>12.3f} ms"
+            f"(whole search compiled: {res['ismcts_kernel_rollouts_per_s']:,.0f})"
         )
     else:
         typer.echo(

@@ -43,8 +43,6 @@ __all__ = [
     "simulate_hands",
     "unpack",
     "warm_up",
-    "warm_up_exact",
-    "warm_up_nested",
     "warm_up_noticed",
 ]
 
@@ -186,33 +184,6 @@ def warm_up() -> float:
     from pitch.fastcore.ismcts import search
 
     search(s.view(s.current_player()), random.Random(0), iterations=2)
-    return time.perf_counter() - t0
-
-
-def warm_up_exact() -> float:
-    """Compile (or load) the exact solver (:mod:`pitch.fastcore.dd`), which only
-    ``pimc:solve=...`` uses, so :func:`warm_up` leaves it out; returns the seconds."""
-    t0 = time.perf_counter()
-    from pitch.fastcore.search import PimcSearch
-
-    s = GameState(Rules())
-    s.deal_random(random.Random(0))
-    view = s.view(s.current_player())
-    PimcSearch(exact=1).values(view, [min(view.legal_actions())], 1, 6.0, random.Random(0))
-    return time.perf_counter() - t0
-
-
-def warm_up_nested() -> float:
-    """Compile (or load) the nested search (:mod:`pitch.fastcore.nested`), which only
-    ``pimc:nested=...`` uses, so :func:`warm_up` leaves it out (it adds about 30 s to a
-    first compile); returns the seconds."""
-    t0 = time.perf_counter()
-    from pitch.fastcore.search import PimcSearch
-
-    s = GameState(Rules())
-    s.deal_random(random.Random(0))
-    view = s.view(s.current_player())
-    PimcSearch(nested=1).values(view, list(view.legal_actions()), 1, 6.0, random.Random(0))
     return time.perf_counter() - t0
 
 

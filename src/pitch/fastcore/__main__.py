@@ -15,10 +15,6 @@ def main() -> None:
         return
     took = fastcore.warm_up()
     print(f"pitch.fastcore: kernels compiled or loaded from the cache in {took:.1f} s")
-    took = fastcore.warm_up_exact()
-    print(f"pitch.fastcore: exact solver (pimc:solve=...) compiled or loaded in {took:.1f} s")
-    took = fastcore.warm_up_nested()
-    print(f"pitch.fastcore: nested search (pimc:nested=...) compiled or loaded in {took:.1f} s")
 
 
 if __name__ == "__main__":

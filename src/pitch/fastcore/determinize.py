@@ -12,10 +12,7 @@ the unseen cards are drawn uniformly among such deals by rejection (a few shuffl
 of the unseen cards), falling back to a most-constrained-first fill. As in
 :mod:`pitch.bots.sampling`, the auction is read too: up to ``tries`` deals are
 drawn and the first whose heuristic bids (the model of the other seats) are within
-``slack`` of the bids made is kept, else the closest. With ``aux[A_CARDS]`` the
-cards played are read the same way (inference from play: a deal under which the
-model would have played the cards the others played is more likely), which the
-compiled search can afford and the Python one cannot.
+``slack`` of the bids made is kept, else the closest.
 """
 
 from __future__ import annotations
@@ -24,11 +21,8 @@ from typing import Final
 
 from pitch.fastcore._jit import below, entry, njit, popcount
 from pitch.fastcore.layout import (
-    BEST_CARD,
-    BEST_SEAT,
     BID,
     BIDS,
-    CAPTURED,
     CONTRACT,
     DEALER,
     DEALT,
@@ -37,23 +31,16 @@ from pitch.fastcore.layout import (
     HEURISTIC,
     HIGH_BID,
     HIGH_BIDDER,
-    LEAD,
     LEADER,
     NBIDS,
-    NPLAYED,
     PHASE,
     PITCHER,
-    PLAY,
-    PLAYED,
     TO_ACT,
-    TRICK_LEN,
-    TRICK_MASK,
-    TRICKS_DONE,
     TRUMP,
     N,
 )
 from pitch.fastcore.policy import choose
-from pitch.fastcore.rules import Arr, legal_mask, mix, place_bid, play_card, step
+from pitch.fastcore.rules import Arr, legal_mask, mix, place_bid, step
 
 # The aux array: what the packed position cannot say about the view.
 A_SEAT: Final = 0
@@ -70,10 +57,7 @@ A_FORBID: Final = 11
 """Per seat: cards that seat cannot hold (the suits it showed out of)."""
 A_PLAYED_BY: Final = 18
 """Per seat: the cards it has played this hand."""
-A_CARDS: Final = 25
-"""1: the cards played are read too, each card the model would not have played counting
-one point of mismatch (0: only the bids, as :mod:`pitch.bots.sampling` does)."""
-AUX_SIZE: Final = 26
+AUX_SIZE: Final = 25
 
 SCRATCH_SIZE: Final = 88
 """Scratch ints: the unseen pool (52), a seat order, a deal and the best deal (7 each)."""
@@ -182,9 +166,8 @@ def sample_hidden(aux: Arr, n: int, sc: Arr, s: int) -> int:
 @njit
 def bid_mismatch(w: Arr, aux: Arr, limit: int, s: int) -> tuple[int, int]:
     """How far the heuristic's bids, on the deal in ``w[DEALT..]``, are from the
-    bids in ``w``'s log made by the other seats (sum of differences), plus with
-    ``aux[A_CARDS]`` the number of their cards it would not have played, stopping
-    at ``limit``. Replays the hand in ``w`` from its start, so the caller rewrites
+    bids in ``w``'s log made by the other seats (sum of differences), stopping at
+    ``limit``. Replays the hand in ``w`` from its start, so the caller rewrites
     the position afterwards."""
     n = w[N]
     dealer = w[DEALER]
@@ -211,29 +194,6 @@ def bid_mismatch(w: Arr, aux: Arr, limit: int, s: int) -> tuple[int, int]:
                 break
         place_bid(w, bid)
     w[NBIDS] = nbids
-    if not aux[A_CARDS] or miss >= limit or w[PHASE] != PLAY:
-        return miss, s
-    # The play so far, replayed from the first lead: a card the heuristic would not
-    # have played from this deal makes the deal less likely.
-    nplayed = w[NPLAYED]
-    w[NPLAYED] = 0
-    w[TRICK_LEN] = 0
-    w[TRICK_MASK] = 0
-    w[TRICKS_DONE] = 0
-    w[LEAD] = -1
-    w[BEST_CARD] = -1
-    w[BEST_SEAT] = -1
-    for t in range(7):
-        w[CAPTURED + t] = 0
-    for i in range(nplayed):
-        card = w[PLAYED + i]
-        if w[TO_ACT] != aux[A_SEAT]:
-            a, s = choose(w, legal_mask(w), HEURISTIC, s)
-            if a != card:
-                miss += 1
-                if miss >= limit:
-                    break
-        play_card(w, card)
     return miss, s
 
 

@@ -2,7 +2,7 @@
 
 The heuristic (per seat, chosen by a bit of the policy mask) is
 :mod:`pitch.bots.policy` ported to the kernel subset: it makes exactly the
-decisions of :func:`pitch.bots.heuristic.state_action` (aggression 0), which
+decisions of :func:`pitch.bots.heuristic.state_action`, which
 ``tests/fastcore/test_policy.py`` checks on many positions. See that module for the
 reasoning behind each rule; the port keeps its structure, function for function.
 
@@ -146,7 +146,7 @@ def best_suit(hand: int, players: int, partnerships: bool) -> tuple[int, float]:
 
 @entry
 def heuristic_bid(w: Arr, legal: int) -> int:
-    """``pitch.bots.policy.choose_bid`` (aggression 0) as an action id."""
+    """``pitch.bots.policy.choose_bid`` as an action id."""
     seat = w[TO_ACT]
     partnerships = w[PARTNERS] != 0
     est = best_suit(w[HANDS + seat], w[N], partnerships)[1]

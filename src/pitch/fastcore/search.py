@@ -19,9 +19,7 @@ from pitch.engine.cards import SUIT_MASK
 from pitch.engine.errors import PitchError
 from pitch.fastcore import layout
 from pitch.fastcore._jit import COMPILED, new_array, new_floats, seed64
-from pitch.fastcore.dd import dd_values, new_table
 from pitch.fastcore.determinize import (
-    A_CARDS,
     A_FORBID,
     A_NEED,
     A_PLAYED_BY,
@@ -33,7 +31,6 @@ from pitch.fastcore.determinize import (
     SCRATCH_SIZE,
 )
 from pitch.fastcore.loops import evaluate, finish
-from pitch.fastcore.nested import FLOAT_SCRATCH, nested_values
 from pitch.fastcore.packing import pack_list, position_list
 from pitch.fastcore.pimc import pimc_values
 from pitch.fastcore.policy import heuristic_action as _heuristic_action
@@ -124,27 +121,24 @@ def evaluate_actions(
 
 
 def pack_view(
-    view: PlayerView, rng: random.Random, tries: int = 6, slack: int = 1, cards: bool = False
+    view: PlayerView, rng: random.Random, tries: int = 6, slack: int = 1
 ) -> tuple[Any, Any]:
     """``view`` packed for :func:`pitch.fastcore.determinize.determinize`: a position
     (the public fields and logs of the hand and the seat's own cards; the other hands
     are one consistent deal, which determinizing overwrites) and the ``aux`` array.
 
     ``tries`` deals are drawn per determinization to match the bids the other seats
-    made (1: ignore the auction), keeping the first within ``slack`` of them; with
-    ``cards`` their card play is matched too (see :mod:`pitch.fastcore.determinize`)."""
+    made (1: ignore the auction), keeping the first within ``slack`` of them (see
+    :mod:`pitch.fastcore.determinize`)."""
     if view.phase not in (layout.BID, layout.PLAY):
         raise PitchError("a search needs a view taken during the auction or the play (R3, R4)")
     pos = new_array(pack_list(resample(view, rng)))
     aux = [0] * AUX_SIZE
     aux[A_SEAT] = view.seat
     aux[A_UNSEEN] = view.unseen
-    others_acted = any(seat != view.seat for seat, _ in view.bids) or (
-        cards and view.played & ~view.dealt != 0
-    )
+    others_acted = any(seat != view.seat for seat, _ in view.bids)
     aux[A_TRIES] = max(1, tries) if others_acted else 1
     aux[A_SLACK] = slack
-    aux[A_CARDS] = int(cards)
     for t in range(view.rules.players):
         if t != view.seat:
             aux[A_NEED + t] = view.hand_sizes[t]
@@ -166,34 +160,10 @@ class PimcSearch:
 
     MAX_BATCH = 256
 
-    def __init__(
-        self,
-        policy: int = layout.HEURISTIC,
-        exact: int = 0,
-        nested: int = 0,
-        nested_tries: int = 1,
-        nested_bonus: float = 6.0,
-    ) -> None:
-        """``exact``: 0, finish each hand under ``policy``; 1, play the cards exactly
-        (:mod:`pitch.fastcore.dd`) after an auction finished under ``policy``; 2, only
-        card decisions are solved, bids are finished under ``policy``. ``nested``: when
-        positive (and ``exact`` is 0), the viewer's own later card plays in each rollout
-        are chosen by a PIMC search of that many samples over its information set
-        (:mod:`pitch.fastcore.nested`), each dealt with ``nested_tries`` tries to
-        match the auction and valued with ``nested_bonus`` for going out."""
+    def __init__(self, policy: int = layout.HEURISTIC) -> None:
+        """Each sampled hand is finished under ``policy`` (a mask, see
+        :func:`pitch.fastcore.policy_mask`)."""
         self.policy = policy
-        self.exact = exact
-        self.nested = nested
-        self.nested_tries = nested_tries
-        self.nested_bonus = nested_bonus
-        self._forbid = new_array([0] * 7)
-        self._iaux = new_array([0] * AUX_SIZE)
-        self._v0 = new_array([0] * layout.SIZE)
-        self._v = new_array([0] * layout.SIZE)
-        self._isc = new_array([0] * SCRATCH_SIZE)
-        self._ires = new_array([0] * layout.R_SIZE)
-        self._ivals = new_floats(FLOAT_SCRATCH)
-        self._table = new_table() if exact else new_table(1)
         self._w0 = new_array([0] * layout.SIZE)
         self._w = new_array([0] * layout.SIZE)
         self._sc = new_array([0] * SCRATCH_SIZE)
@@ -208,54 +178,32 @@ class PimcSearch:
         rng: random.Random,
         *,
         tries: int = 6,
-        cards: bool = False,
         deadline: float | None = None,
     ) -> list[list[float]]:
         legal = view.legal
         for a in actions:
             if not (isinstance(a, int) and 0 <= a < 57 and legal >> a & 1):
                 raise PitchError(f"action {a!r} is not legal here (see view.legal_actions())")
-        pos, aux = pack_view(view, rng, tries, cards=cards)
+        pos, aux = pack_view(view, rng, tries)
         acts = new_array(list(actions))
         na = len(actions)
         out: list[list[float]] = [[] for _ in actions]
         s = rng.getrandbits(64)
         done = 0
-        # An exact solve takes up to tens of milliseconds: one sample a call, so
-        # that the deadline is kept.
-        exact = self.exact == 1 or (self.exact == 2 and view.phase == layout.PLAY)
-        nested = self.nested > 0 and not exact
-        batch = 1 if exact or nested else 4
+        batch = 4
         while done < samples:
             k = min(batch, samples - done)
             vals = new_floats(k * na)
-            if exact:
-                s = int(
-                    dd_values(
-                        pos, aux, acts, k, self.policy, float(bonus), seed64(s), vals,
-                        self._w0, self._w, self._sc, self._res, *self._table,
-                    )
-                )  # fmt: skip
-            elif nested:
-                s = int(
-                    nested_values(
-                        pos, aux, acts, k, self.policy, float(bonus), self.nested,
-                        self.nested_tries, self.nested_bonus, seed64(s), vals, self._w0,
-                        self._w, self._sc, self._res, _NO_LOG, self._forbid, self._iaux,
-                        self._v0, self._v, self._isc, self._ires, self._ivals,
-                    )
-                )  # fmt: skip
-            else:
-                s = int(
-                    pimc_values(
-                        pos, aux, acts, k, self.policy, float(bonus), seed64(s), vals,
-                        self._w0, self._w, self._sc, self._res, _NO_LOG,
-                    )
-                )  # fmt: skip
+            s = int(
+                pimc_values(
+                    pos, aux, acts, k, self.policy, float(bonus), seed64(s), vals,
+                    self._w0, self._w, self._sc, self._res, _NO_LOG,
+                )
+            )  # fmt: skip
             for i in range(na):
                 out[i].extend(float(x) for x in vals[i::na])
             done += k
-            batch = batch if exact or nested else min(2 * batch, self.MAX_BATCH)
+            batch = min(2 * batch, self.MAX_BATCH)
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return out
