@@ -1,0 +1,126 @@
+"""This process's lease and the tables it may serve (several processes behind a
+proxy, docs/deploy.md; the rows are :mod:`pitch.store.ownership`'s).
+
+The lease is renewed every ``ttl / 5`` seconds. The process believes it holds it only
+until ``ttl * 0.8`` after the last renewal *was sent*, by its own monotonic clock: a
+process that was stopped (SIGSTOP, a long pause) wakes up believing nothing and
+writes nothing until a renewal succeeds, and by then a lease that ran out has been
+taken anew, with every table let go first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from pitch.store import Database
+from pitch.store.ownership import Ownership
+
+log = logging.getLogger("pitch.server")
+T = TypeVar("T")
+
+RunDb = Callable[..., Awaitable[Any]]
+HANDOFF_WAIT = 3.0
+"""Seconds a request waits for a live owner to hand its table over."""
+
+
+class Lease:
+    def __init__(self, db: Database, instance: str, *, ttl: float) -> None:
+        self.store = Ownership(db, instance)
+        self.instance = instance
+        self.ttl = ttl
+        self.beat = ttl / 5
+        self._valid_until = 0.0
+        self.renewed = 0
+        self.lost = 0
+        """How many times the lease ran out under this process (it took a new one)."""
+        self._task: asyncio.Task[None] | None = None
+
+    def acquire(self) -> None:
+        sent = time.monotonic()
+        self.store.acquire(self.ttl)
+        self._valid_until = sent + self.ttl * 0.8
+
+    def valid(self) -> bool:
+        """Whether this process may write to its tables now."""
+        return time.monotonic() < self._valid_until
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "held": self.valid(),
+            "ttl": self.ttl,
+            "valid_for": round(max(0.0, self._valid_until - time.monotonic()), 3),
+            "renewed": self.renewed,
+            "lost": self.lost,
+        }
+
+    def start(
+        self,
+        run_db: RunDb,
+        *,
+        lost: Callable[[], Awaitable[None]],
+        regained: Callable[[], Awaitable[None]],
+        asked: Callable[[str, str], Awaitable[None]],
+    ) -> None:
+        """Heartbeat in the background: renew; on a lost lease call ``lost`` (let go of
+        every table), take a new one and call ``regained`` (resume the tables that are
+        still ours); hand over the tables others ask for."""
+        self._task = asyncio.create_task(self._run(run_db, lost, regained, asked))
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(
+        self,
+        run_db: RunDb,
+        lost: Callable[[], Awaitable[None]],
+        regained: Callable[[], Awaitable[None]],
+        asked: Callable[[str, str], Awaitable[None]],
+    ) -> None:
+        while True:
+            await asyncio.sleep(self.beat)
+            try:
+                sent = time.monotonic()
+                if await run_db(self.store.renew, self.ttl):
+                    self._valid_until = sent + self.ttl * 0.8
+                    self.renewed += 1
+                else:
+                    self._valid_until = 0.0
+                    self.lost += 1
+                    log.warning("instance %s lost its lease; letting its tables go", self.instance)
+                    await lost()
+                    await run_db(self.acquire)
+                    log.warning("instance %s took a new lease", self.instance)
+                    await regained()
+                for table_id, to in await run_db(self.store.asked):
+                    await asked(table_id, to)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database is away: the lease runs out by itself
+                log.exception("heartbeat of instance %s failed", self.instance)
+
+    async def own(self, run_db: RunDb, table_id: str) -> bool | None:
+        """Make ``table_id`` ours: adopted if its owner's lease ran out, else asked
+        of its live owner, waiting up to :data:`HANDOFF_WAIT`. ``None``: no such
+        table; ``False``: it is still another's (try again)."""
+        if not self.valid():
+            return False
+        owner = await run_db(self.store.adopt, table_id)
+        if owner is None or owner == self.instance:
+            return True if owner else None
+        log.info("table %s is %s's: asking for it", table_id, owner)
+        await run_db(self.store.ask, table_id)
+        deadline = time.monotonic() + HANDOFF_WAIT
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+            owner = await run_db(self.store.adopt, table_id)  # adopts if it died meanwhile
+            if owner is None or owner == self.instance:
+                return True if owner else None
+        return False
