@@ -38,7 +38,7 @@ async def _scenario(db: str) -> None:
     t = await b.find(moved)
     assert t.state is not None
     await b._apply(t, t.state.current_player(), next(iter(t.state.legal_actions())), "player")
-    assert t.seq == 1 and moved not in b.tables
+    assert t.seq == 1 and moved not in b.cache
     await a.stop()  # a clean stop ends a's lease at once
     # b serves the table from now on (the balancer moved it): b adopts it.
     t = await b.find(moved, live=True)

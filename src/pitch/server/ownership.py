@@ -24,8 +24,6 @@ log = logging.getLogger("pitch.server")
 T = TypeVar("T")
 
 RunDb = Callable[..., Awaitable[Any]]
-HANDOFF_WAIT = 3.0
-"""Seconds a request waits for a live owner to hand its table over."""
 
 
 class Lease:
@@ -39,6 +37,7 @@ class Lease:
         self.lost = 0
         """How many times the lease ran out under this process (it took a new one)."""
         self._task: asyncio.Task[None] | None = None
+        self._owning: dict[str, asyncio.Future[bool | None]] = {}
 
     def acquire(self) -> None:
         sent = time.monotonic()
@@ -108,19 +107,29 @@ class Lease:
 
     async def own(self, run_db: RunDb, table_id: str) -> bool | None:
         """Make ``table_id`` ours: adopted if its owner's lease ran out, else asked
-        of its live owner, waiting up to :data:`HANDOFF_WAIT`. ``None``: no such
-        table; ``False``: it is still another's (try again)."""
+        of its live owner. ``None``: no such table; ``False``: it is still another's
+        (try again). The seats of a table reconnect together: one try per table."""
         if not self.valid():
             return False
-        owner = await run_db(self.store.adopt, table_id)
+        pending = self._owning.get(table_id)
+        if pending is None:
+            pending = asyncio.ensure_future(self._own(run_db, table_id))
+            self._owning[table_id] = pending
+            pending.add_done_callback(lambda _f: self._owning.pop(table_id, None))
+        return await asyncio.shield(pending)
+
+    async def _own(self, run_db: RunDb, table_id: str) -> bool | None:
+        owner, left = await run_db(self.store.adopt, table_id)
         if owner is None or owner == self.instance:
             return True if owner else None
+        # A live owner answers at its next heartbeat; a dead one never does, and its
+        # lease runs out within ``ttl``: wait for whichever comes first.
         log.info("table %s is %s's: asking for it", table_id, owner)
         await run_db(self.store.ask, table_id)
-        deadline = time.monotonic() + HANDOFF_WAIT
+        deadline = time.monotonic() + self.ttl + 1.0
         while time.monotonic() < deadline:
-            await asyncio.sleep(0.1)
-            owner = await run_db(self.store.adopt, table_id)  # adopts if it died meanwhile
+            await asyncio.sleep(min(max(left + 0.05, 0.05), self.beat))
+            owner, left = await run_db(self.store.adopt, table_id)
             if owner is None or owner == self.instance:
                 return True if owner else None
         return False

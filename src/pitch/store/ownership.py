@@ -83,9 +83,10 @@ class Ownership:
                 .values(expires_at=0.0)
             )
 
-    def adopt(self, table_id: str) -> str | None:
+    def adopt(self, table_id: str) -> tuple[str | None, float]:
         """Make the table this instance's if it has no owner, is ours already, or its
-        owner's lease ran out. Answers the owner afterwards (``None``: no such table)."""
+        owner's lease ran out. Answers the owner afterwards (``None``: no such table)
+        and the seconds its lease has left (0 when it is ours)."""
         live = select(InstanceModel.name).where(InstanceModel.expires_at > self.now())
         with self.db.sessions.begin() as s:
             s.execute(
@@ -100,7 +101,13 @@ class Ownership:
                 )
                 .values(owner=self.instance)
             )
-            return s.scalar(select(TableModel.owner).where(TableModel.id == table_id))
+            owner = s.scalar(select(TableModel.owner).where(TableModel.id == table_id))
+            if owner is None or owner == self.instance:
+                return owner, 0.0
+            left = s.scalar(
+                select(InstanceModel.expires_at - self.now()).where(InstanceModel.name == owner)
+            )
+            return owner, max(0.0, float(left or 0.0))
 
     def ask(self, table_id: str) -> None:
         """Ask the table's live owner to hand it over (the last asker wins)."""

@@ -119,7 +119,6 @@ class TableRepo:
                     status="waiting",
                     seq=0,
                     winner=None,
-                    owner=self.owner,
                 )
             )
             s.flush()  # the seats' foreign key needs the table row first
