@@ -21,6 +21,7 @@ import multiprocessing
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -156,6 +157,21 @@ def client_process(
     return {"seats": outs, "cpu_s": time.process_time()}
 
 
+def free_ports(n: int) -> int:
+    """The first of ``n`` consecutive free ports."""
+    while True:
+        base = free_port()
+        if base + n > 65535:
+            continue
+        try:
+            for p in range(base, base + n):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", p))
+        except OSError:
+            continue
+        return base
+
+
 def start_cluster(
     a: argparse.Namespace, run_dir: Path
 ) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
@@ -166,7 +182,7 @@ def start_cluster(
         "PITCH_MAX_TABLES_PER_CLIENT": "100000",
         "PITCH_MAX_CONNECTIONS_PER_CLIENT": "100000",
     }
-    port, base_port = free_port(), free_port()
+    port, base_port = free_port(), free_ports(a.processes)
     cmd = [
         *(sys.executable, "-m", "pitch", "cluster", "--processes", str(a.processes)),
         *("--port", str(port), "--base-port", str(base_port), "--run-dir", str(run_dir)),

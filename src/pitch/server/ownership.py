@@ -11,8 +11,9 @@ taken anew, with every table let go first.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import concurrent.futures
 import logging
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -26,6 +27,10 @@ T = TypeVar("T")
 RunDb = Callable[..., Awaitable[Any]]
 
 
+async def _call(fn: Callable[..., Awaitable[None]], *args: Any) -> None:
+    await fn(*args)
+
+
 class Lease:
     def __init__(self, db: Database, instance: str, *, ttl: float) -> None:
         self.store = Ownership(db, instance)
@@ -36,7 +41,8 @@ class Lease:
         self.renewed = 0
         self.lost = 0
         """How many times the lease ran out under this process (it took a new one)."""
-        self._task: asyncio.Task[None] | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
         self._owning: dict[str, asyncio.Future[bool | None]] = {}
 
     def acquire(self) -> None:
@@ -59,49 +65,63 @@ class Lease:
 
     def start(
         self,
-        run_db: RunDb,
         *,
         lost: Callable[[], Awaitable[None]],
         regained: Callable[[], Awaitable[None]],
         asked: Callable[[str, str], Awaitable[None]],
     ) -> None:
-        """Heartbeat in the background: renew; on a lost lease call ``lost`` (let go of
-        every table), take a new one and call ``regained`` (resume the tables that are
-        still ours); hand over the tables others ask for."""
-        self._task = asyncio.create_task(self._run(run_db, lost, regained, asked))
+        """Heartbeat in a thread of its own: renew; on a lost lease have the event loop
+        run ``lost`` (let go of every table), take a new lease and run ``regained``
+        (resume the tables that are still ours); hand over the tables others ask for.
+
+        A thread, not a task: a renewal must not wait behind the database threads'
+        commits or an event loop busy with thousands of sockets, or a process under
+        load would lose its lease (and its tables) while it is alive."""
+        loop = asyncio.get_running_loop()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run, args=(loop, lost, regained, asked), name="pitch-lease", daemon=True
+        )
+        self._thread.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        if self._thread is not None:
+            self._stop.set()
+            # Joined off the loop: the thread may be waiting for the loop to let go.
+            await asyncio.to_thread(self._thread.join, 15)
+            self._thread = None
 
-    async def _run(
+    def _run(
         self,
-        run_db: RunDb,
+        loop: asyncio.AbstractEventLoop,
         lost: Callable[[], Awaitable[None]],
         regained: Callable[[], Awaitable[None]],
         asked: Callable[[str, str], Awaitable[None]],
     ) -> None:
-        while True:
-            await asyncio.sleep(self.beat)
+        handing: dict[str, concurrent.futures.Future[None]] = {}
+        while not self._stop.wait(self.beat):
             try:
                 sent = time.monotonic()
-                if await run_db(self.store.renew, self.ttl):
+                if self.store.renew(self.ttl):
                     self._valid_until = sent + self.ttl * 0.8
                     self.renewed += 1
                 else:
                     self._valid_until = 0.0
                     self.lost += 1
                     log.warning("instance %s lost its lease; letting its tables go", self.instance)
-                    await lost()
-                    await run_db(self.acquire)
+                    asyncio.run_coroutine_threadsafe(_call(lost), loop).result(30)
+                    self.acquire()
                     log.warning("instance %s took a new lease", self.instance)
-                    await regained()
-                for table_id, to in await run_db(self.store.asked):
-                    await asked(table_id, to)
-            except asyncio.CancelledError:
-                raise
+                    asyncio.run_coroutine_threadsafe(_call(regained), loop)
+                for tid in [t for t, f in handing.items() if f.done()]:
+                    del handing[tid]
+                for table_id, to in self.store.asked():
+                    if table_id not in handing:
+                        handing[table_id] = asyncio.run_coroutine_threadsafe(
+                            _call(asked, table_id, to), loop
+                        )
+            except RuntimeError:  # the event loop is closed: the process is stopping
+                return
             except Exception:  # the database is away: the lease runs out by itself
                 log.exception("heartbeat of instance %s failed", self.instance)
 

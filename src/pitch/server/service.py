@@ -121,9 +121,7 @@ class TableService:
         await self._resume()
         self.bots.warm()
         self._sweeper = asyncio.create_task(self._sweep())
-        self.owners.start(
-            self.run_db, lost=self._lease_lost, regained=self._resume, asked=self._hand_over
-        )
+        self.owners.start(lost=self._lease_lost, regained=self._resume, asked=self._hand_over)
 
     async def _resume(self) -> None:
         ids = await self.run_db(self.repo.unfinished)
