@@ -16,15 +16,18 @@ import logging
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, Literal
 
 from pitch.store import Database
 from pitch.store.ownership import Ownership
 
 log = logging.getLogger("pitch.server")
-T = TypeVar("T")
 
 RunDb = Callable[..., Awaitable[Any]]
+Owned = Literal["new", "ours", "busy"]
+"""``new``: ours, and nobody's before (a copy from its creation is current); ``ours``:
+ours now (load it afresh: another process may have changed it); ``busy``: still
+another's (try again)."""
 
 
 async def _call(fn: Callable[..., Awaitable[None]], *args: Any) -> None:
@@ -43,7 +46,7 @@ class Lease:
         """How many times the lease ran out under this process (it took a new one)."""
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
-        self._owning: dict[str, asyncio.Future[bool | None]] = {}
+        self._owning: dict[str, asyncio.Future[Owned | None]] = {}
 
     def acquire(self) -> None:
         sent = time.monotonic()
@@ -125,12 +128,12 @@ class Lease:
             except Exception:  # the database is away: the lease runs out by itself
                 log.exception("heartbeat of instance %s failed", self.instance)
 
-    async def own(self, run_db: RunDb, table_id: str) -> bool | None:
-        """Make ``table_id`` ours: adopted if its owner's lease ran out, else asked
-        of its live owner. ``None``: no such table; ``False``: it is still another's
-        (try again). The seats of a table reconnect together: one try per table."""
+    async def own(self, run_db: RunDb, table_id: str) -> Owned | None:
+        """Make ``table_id`` ours: adopted if it has no owner or its owner's lease ran
+        out, else asked of its live owner. ``None``: no such table. The seats of a
+        table reconnect together: one try per table at a time."""
         if not self.valid():
-            return False
+            return "busy"
         pending = self._owning.get(table_id)
         if pending is None:
             pending = asyncio.ensure_future(self._own(run_db, table_id))
@@ -138,10 +141,10 @@ class Lease:
             pending.add_done_callback(lambda _f: self._owning.pop(table_id, None))
         return await asyncio.shield(pending)
 
-    async def _own(self, run_db: RunDb, table_id: str) -> bool | None:
-        owner, left = await run_db(self.store.adopt, table_id)
+    async def _own(self, run_db: RunDb, table_id: str) -> Owned | None:
+        owner, left, unowned = await run_db(self.store.adopt, table_id)
         if owner is None or owner == self.instance:
-            return True if owner else None
+            return None if owner is None else "new" if unowned else "ours"
         # A live owner answers at its next heartbeat; a dead one never does, and its
         # lease runs out within ``ttl``: wait for whichever comes first.
         log.info("table %s is %s's: asking for it", table_id, owner)
@@ -149,7 +152,7 @@ class Lease:
         deadline = time.monotonic() + self.ttl + 1.0
         while time.monotonic() < deadline:
             await asyncio.sleep(min(max(left + 0.05, 0.05), self.beat))
-            owner, left = await run_db(self.store.adopt, table_id)
+            owner, left, _ = await run_db(self.store.adopt, table_id)
             if owner is None or owner == self.instance:
-                return True if owner else None
-        return False
+                return None if owner is None else "ours"
+        return "busy"

@@ -103,7 +103,7 @@ class TableService:
         self.commits = GroupCommitter(self.repo.writer, self._db_pool, inline=self.db.is_sqlite)
         self.bots = BotPool(settings.bot_workers, settings.bot_timeout)
         self.tables: dict[str, LiveTable] = {}
-        """Live tables: played at, joined, or waiting for players (count to the cap)."""
+        """Live tables: played at, joined or claimed at, and ours (count to the cap)."""
         self.cache: OrderedDict[str, LiveTable] = OrderedDict()
         """Tables loaded only to be read (LRU, ``max_cached_tables``)."""
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
@@ -235,7 +235,9 @@ class TableService:
             seats=seats,
             created_at=datetime.now(UTC),
         )
-        self.tables[tid] = t
+        # Cached, not live: behind a proxy another process may serve it (the one its
+        # id hashes to), and whoever makes it live adopts it first (``_adopt``).
+        self.cache[tid] = t
         return t
 
     async def rematch(self, table_id: str, token: str, creator: str) -> tuple[str, int, str]:
@@ -311,12 +313,16 @@ class TableService:
         if len(table_id) > 32:
             raise ServiceError(404, "no such table")
         self._make_room()
-        ours = await self.owners.own(self.run_db, table_id)
-        if ours is None:
+        owned = await self.owners.own(self.run_db, table_id)
+        if owned is None:
             raise ServiceError(404, "no such table")
-        if not ours:
+        if owned == "busy":
             raise ServiceError(503, "the table is moving to this server; try again")
-        t = self.tables.get(table_id) or await self._load_once(table_id)
+        t = self.tables.get(table_id)
+        if t is None and owned == "new":
+            t = self.cache.get(table_id)  # made here (``_new_table``) and never changed
+        if t is None:
+            t = await self._load_once(table_id)
         if t is None:
             raise ServiceError(404, "no such table")
         self.cache.pop(table_id, None)

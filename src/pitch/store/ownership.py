@@ -83,12 +83,14 @@ class Ownership:
                 .values(expires_at=0.0)
             )
 
-    def adopt(self, table_id: str) -> tuple[str | None, float]:
+    def adopt(self, table_id: str) -> tuple[str | None, float, bool]:
         """Make the table this instance's if it has no owner, is ours already, or its
-        owner's lease ran out. Answers the owner afterwards (``None``: no such table)
-        and the seconds its lease has left (0 when it is ours)."""
+        owner's lease ran out. Answers the owner afterwards (``None``: no such table),
+        the seconds its lease has left (0 when it is ours), and whether it had no
+        owner before (then nobody ever changed it after creating it)."""
         live = select(InstanceModel.name).where(InstanceModel.expires_at > self.now())
         with self.db.sessions.begin() as s:
+            before = s.execute(select(TableModel.owner).where(TableModel.id == table_id)).first()
             s.execute(
                 update(TableModel)
                 .where(
@@ -102,12 +104,13 @@ class Ownership:
                 .values(owner=self.instance)
             )
             owner = s.scalar(select(TableModel.owner).where(TableModel.id == table_id))
+            unowned = before is not None and before[0] is None
             if owner is None or owner == self.instance:
-                return owner, 0.0
+                return owner, 0.0, unowned
             left = s.scalar(
                 select(InstanceModel.expires_at - self.now()).where(InstanceModel.name == owner)
             )
-            return owner, max(0.0, float(left or 0.0))
+            return owner, max(0.0, float(left or 0.0)), False
 
     def ask(self, table_id: str) -> None:
         """Ask the table's live owner to hand it over (the last asker wins)."""
