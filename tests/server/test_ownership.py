@@ -50,10 +50,9 @@ async def _adopt_and_hand_over(db: str) -> None:
     await b.start()
     try:
         tid = await _started_table(a)
-        # b is asked for a's table while a is alive: a hands it over at its heartbeat.
-        t0 = time.monotonic()
+        # b is asked for a's table while a is alive (its lease never runs out): a
+        # hands it over at a heartbeat.
         t = await b.find(tid, live=True)
-        assert time.monotonic() - t0 < 2.0
         assert tid in b.tables and tid not in a.tables
         assert t.state is not None
         await b._apply(t, t.state.current_player(), next(iter(t.state.legal_actions())), "player")

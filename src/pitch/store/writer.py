@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime, bindparam, insert, update
+from sqlalchemy import DateTime, bindparam, insert, or_, update
 from sqlalchemy.engine import Compiled
 from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -98,10 +98,11 @@ class EventWriter:
         dialect = db.engine.dialect
         # Conditional on the count (a stale copy fails) and on the owner: a process
         # whose table was adopted or handed over (pitch.store.ownership) cannot write.
+        # (No owner: nobody ever claimed a seat there, so no other process plays it.)
         where = update(TableModel).where(
             TableModel.id == bindparam("p_id"),
             TableModel.seq == bindparam("p_old"),
-            TableModel.owner == bindparam("p_me"),
+            or_(TableModel.owner == bindparam("p_me"), TableModel.owner.is_(None)),
         )
         self._update = _Statement(
             where.values(
