@@ -106,6 +106,8 @@ class TableService:
         """Live tables: played at, joined or claimed at, and ours (count to the cap)."""
         self.cache: OrderedDict[str, LiveTable] = OrderedDict()
         """Tables loaded only to be read (LRU, ``max_cached_tables``)."""
+        self._cached_at: dict[str, float] = {}
+        """When each cached table was read: unfinished ones are read again after 1 s."""
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self.conns_by_client: dict[str, int] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -238,6 +240,7 @@ class TableService:
         # Cached, not live: behind a proxy another process may serve it (the one its
         # id hashes to), and whoever makes it live adopts it first (``_adopt``).
         self.cache[tid] = t
+        self._cached_at[tid] = time.monotonic()
         return t
 
     async def rematch(self, table_id: str, token: str, creator: str) -> tuple[str, int, str]:
@@ -292,18 +295,22 @@ class TableService:
         if live:
             return await self._adopt(table_id)
         t = self.cache.get(table_id)
+        now = time.monotonic()
+        if t is not None and t.status != "over" and now - self._cached_at.get(table_id, 0) > 1:
+            t = None  # another process may be playing it (behind a proxy): read it again
         if t is None:
             if len(table_id) > 32:
                 raise ServiceError(404, "no such table")
             t = await self._load(table_id)
             if t is None:
                 raise ServiceError(404, "no such table")
+            self._cached_at[table_id] = now
             t = self.tables.get(table_id) or t  # made live while we loaded it
         if table_id not in self.tables:
             self.cache[table_id] = t
             self.cache.move_to_end(table_id)
             while len(self.cache) > self.settings.max_cached_tables:
-                self.cache.popitem(last=False)
+                self._cached_at.pop(self.cache.popitem(last=False)[0], None)
         return t
 
     async def _adopt(self, table_id: str) -> LiveTable:
