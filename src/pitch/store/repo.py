@@ -397,6 +397,7 @@ class TableRepo:
     def add_chat(self, table_id: str, line: ChatRow) -> None:
         """Store one chat line (its ``n`` is the table's count of lines so far)."""
         with self.db.sessions.begin() as s:
+            self._ours(s, table_id)
             s.add(
                 ChatModel(
                     table_id=table_id,
