@@ -32,13 +32,20 @@ async def _scenario(db: str) -> None:
     mine_a = [await _play_one_action(a) for _ in range(2)]
     mine_b = [await _play_one_action(b) for _ in range(3)]
     waiting = (await a.create(CreateTable(), "client")).id  # nobody served it yet
-    # b serves one of a's tables from now on (the balancer moved it): b owns it.
     moved = mine_a.pop()
+    # While a holds its lease, b may read a's table but not write to it (the store
+    # refuses: the write is conditional on the owner), and b's stale copy goes.
     t = await b.find(moved)
     assert t.state is not None
     await b._apply(t, t.state.current_player(), next(iter(t.state.legal_actions())), "player")
+    assert t.seq == 1 and moved not in b.cache
+    await a.stop()  # a clean stop ends a's lease at once
+    # b serves the table from now on (the balancer moved it): b adopts it.
+    t = await b.find(moved, live=True)
+    assert t.state is not None
+    await b._apply(t, t.state.current_player(), next(iter(t.state.legal_actions())), "player")
+    assert t.seq == 2
     mine_b.append(moved)
-    await a.stop()
     await b.stop()
 
     # Both restart (as after kill -9: nothing but the database survives).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from pitch.cli import arena, bench, bot, compare, play, serve, simulate, verify
+from pitch.cli import arena, bench, bot, cluster, compare, play, serve, simulate, verify
 
 app = typer.Typer(
     name="pitch",
@@ -22,6 +22,7 @@ bot.register(app)
 arena.register(app)
 compare.register(app)
 serve.register(app)
+cluster.register(app)
 
 
 def main() -> None:

@@ -121,7 +121,7 @@ def serve(
             # SIGTERM: sockets are closed and the last requests get this long.
             timeout_graceful_shutdown=3,
             ws_max_size=4 * MAX_MESSAGE_BYTES,
-            ws_ping_interval=20,
+            ws_ping_interval=settings.ws_ping_seconds,
             ws_ping_timeout=20,
             # Compressing every state message costs more CPU than the bytes are worth
             # on a busy server (a state is ~1.5 kB); see docs/benchmarks.md.

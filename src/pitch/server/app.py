@@ -319,14 +319,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {k: v.to_dict() for k, v in PRESETS.items()}
 
     @app.get("/api/health", tags=["lobby"])
-    async def health() -> dict[str, Any]:
-        return {
-            "ok": True,
+    async def health() -> JSONResponse:
+        """Readiness, for a proxy or a supervisor: 503 while this process does not
+        hold its lease (it serves no table then; docs/deploy.md)."""
+        lease = service.owners.state()
+        body = {
+            "ok": lease["held"],
             "instance": settings.instance,
             "tables": len(service.tables),
             "cached": len(service.cache),
+            "lease": lease,
+            "appended": service.repo.writer.appended,
             "bot_workers": {"ready": service.bots.ready(), "wanted": service.bots.workers},
         }
+        return JSONResponse(body, status_code=200 if lease["held"] else 503)
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> FileResponse:
@@ -362,7 +368,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await ws.accept()
         try:
             t = await service.find(table_id[:33], live=True)
-        except ServiceError:
+        except ServiceError as e:
+            if e.status == 503:  # full, or the table is on its way here: come back
+                await ws.send_json(error("server_busy", e.detail))
+                await ws.close(1013)
+                return
             await ws.send_json(error("no_table"))
             await ws.close(4404)
             return

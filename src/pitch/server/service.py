@@ -38,6 +38,7 @@ from pitch.server.bots import BotPool, fallback
 from pitch.server.chat import MAX_LINES, clean_text
 from pitch.server.commits import GroupCommitter
 from pitch.server.live import Conn, LiveTable, Seat, chat_message, deal_if_needed, hash_token
+from pitch.server.ownership import Lease
 from pitch.server.protocol import Act, Auth, Chat, Hint, Ping, Spectate, Sync, error
 from pitch.server.quickplay import QuickSeats, is_open
 from pitch.server.schemas import CreateTable, LeftTable, SeatInfo, SeatPlan, TableOptions
@@ -89,9 +90,13 @@ class TableService:
         self.settings = settings
         self.db = Database(settings.db_url)
         self.lease = InstanceLease(self.db, settings.instance)
+        self.owners = Lease(self.db, settings.instance, ttl=settings.lease_seconds)
+        """The tables this process may serve and write (docs/deploy.md)."""
         try:
             self.lease.acquire()  # InstanceTaken: another live process is this instance
+            self.owners.acquire()
         except Exception:
+            self.lease.release()
             self.db.close()
             raise
         self.repo = TableRepo(self.db, owner=settings.instance)
@@ -100,9 +105,11 @@ class TableService:
         self.commits = GroupCommitter(self.repo.writer, self._db_pool, inline=self.db.is_sqlite)
         self.bots = BotPool(settings.bot_workers, settings.bot_timeout)
         self.tables: dict[str, LiveTable] = {}
-        """Live tables: played at, joined, or waiting for players (count to the cap)."""
+        """Live tables: played at, joined or claimed at, and ours (count to the cap)."""
         self.cache: OrderedDict[str, LiveTable] = OrderedDict()
         """Tables loaded only to be read (LRU, ``max_cached_tables``)."""
+        self._cached_at: dict[str, float] = {}
+        """When each cached table was read: unfinished ones are read again after 1 s."""
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self.conns_by_client: dict[str, int] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -116,6 +123,12 @@ class TableService:
 
     async def start(self) -> None:
         """Bring back every unfinished table of this process exactly where it was."""
+        await self._resume()
+        self.bots.warm()
+        self._sweeper = asyncio.create_task(self._sweep())
+        self.owners.start(lost=self._lease_lost, regained=self._resume, asked=self._hand_over)
+
+    async def _resume(self) -> None:
         ids = await self.run_db(self.repo.unfinished)
         for tid in ids:
             stored = await self.run_db(self.repo.load, tid)
@@ -126,13 +139,12 @@ class TableService:
             except (PitchError, AssertionError) as e:  # a corrupt table must not stop the rest
                 log.error("table %s cannot be restored: %s", tid, e)
                 continue
-            self.tables[tid] = t
-            self._schedule(t)
+            self.tables.setdefault(tid, t)
+            self._schedule(self.tables[tid])
         log.info("restored %d tables", len(self.tables))
-        self.bots.warm()
-        self._sweeper = asyncio.create_task(self._sweep())
 
     async def stop(self) -> None:
+        await self.owners.stop()
         if self._sweeper:
             self._sweeper.cancel()
         for t in self.tables.values():
@@ -141,6 +153,7 @@ class TableService:
         self.bots.close()
         self._db_pool.submit(self.repo.writer.checkpoint)
         self._db_pool.submit(self.repo.writer.close)
+        self._db_pool.submit(self.owners.store.release)  # others may adopt at once
         self._db_pool.shutdown(wait=True)
         self.lease.release()
         self.db.close()
@@ -233,7 +246,10 @@ class TableService:
             seats=seats,
             created_at=datetime.now(UTC),
         )
-        self.tables[tid] = t
+        # Cached, not live: behind a proxy another process may serve it (the one its
+        # id hashes to), and whoever makes it live adopts it first (``_adopt``).
+        self.cache[tid] = t
+        self._cached_at[tid] = time.monotonic()
         return t
 
     async def rematch(self, table_id: str, token: str, creator: str) -> tuple[str, int, str]:
@@ -288,24 +304,81 @@ class TableService:
         t = self.tables.get(table_id)
         if t is not None:
             return t
+        if live:
+            return await self._adopt(table_id)
         t = self.cache.get(table_id)
+        now = time.monotonic()
+        if t is not None and t.status != "over" and now - self._cached_at.get(table_id, 0) > 1:
+            t = None  # another process may be playing it (behind a proxy): read it again
         if t is None:
             if len(table_id) > 32:
                 raise ServiceError(404, "no such table")
             t = await self._load(table_id)
             if t is None:
                 raise ServiceError(404, "no such table")
+            self._cached_at[table_id] = now
             t = self.tables.get(table_id) or t  # made live while we loaded it
-        if live and table_id not in self.tables:
-            self._make_room()
-            self.cache.pop(table_id, None)
-            self.tables[table_id] = t
-        elif table_id not in self.tables:
+        if table_id not in self.tables:
             self.cache[table_id] = t
             self.cache.move_to_end(table_id)
             while len(self.cache) > self.settings.max_cached_tables:
-                self.cache.popitem(last=False)
+                self._cached_at.pop(self.cache.popitem(last=False)[0], None)
         return t
+
+    async def _adopt(self, table_id: str) -> LiveTable:
+        """Make a table live here: ours in the store first (adopted from a dead owner,
+        or handed over by a live one), then loaded afresh, since a cached copy may
+        predate another process's moves."""
+        if len(table_id) > 32:
+            raise ServiceError(404, "no such table")
+        self._make_room()
+        owned = await self.owners.own(self.run_db, table_id)
+        if owned is None:
+            raise ServiceError(404, "no such table")
+        if owned == "busy":
+            raise ServiceError(503, "the table is moving to this server; try again")
+        t = self.tables.get(table_id)
+        if t is None and owned == "new":
+            t = self.cache.get(table_id)  # made here (``_new_table``) and never changed
+        if t is None:
+            t = await self._load_once(table_id)
+        if t is None:
+            raise ServiceError(404, "no such table")
+        self.cache.pop(table_id, None)
+        if self.tables.setdefault(table_id, t) is t:
+            self._schedule(t)  # an adopted table's bots and timers go on here
+        return self.tables[table_id]
+
+    def _let_go(self, t: LiveTable) -> None:
+        """Forget a table another process serves now: no more moves from here, and
+        its sockets are closed so that their clients reconnect (through the proxy,
+        to the new owner)."""
+        if t.timer is not None:
+            t.timer.cancel()
+            t.timer = None
+        if self.tables.get(t.id) is t:
+            del self.tables[t.id]
+        self.cache.pop(t.id, None)
+        for c in [*t.spectators, *(c for s in t.seats for c in s.conns)]:
+            c.close()
+
+    async def _hand_over(self, table_id: str, to: str) -> None:
+        """Another live process is asked for this table (the proxy routes it there)."""
+        t = self.tables.get(table_id) or self.cache.get(table_id)
+        if t is None:
+            await self.run_db(self.owners.store.hand_over, table_id, to)
+            return
+        async with t.lock:  # no commit of ours in flight
+            self._let_go(t)
+            await self.run_db(self.owners.store.hand_over, table_id, to)
+        log.info("table %s handed over to %s", table_id, to)
+
+    async def _lease_lost(self) -> None:
+        """The lease ran out (this process was stopped, or cut off from the database):
+        others may have adopted any table, so every copy in memory goes."""
+        for t in list(self.tables.values()):
+            self._let_go(t)
+        self.cache.clear()
 
     async def _load(self, table_id: str) -> LiveTable | None:
         """One load per table at a time, so two requests never make two copies."""
@@ -647,7 +720,7 @@ class TableService:
         if conn.seat is not None:
             s = t.seats[conn.seat]
             s.conns.discard(conn)
-            if not s.conns:
+            if not s.conns and self.tables.get(t.id) is t:
                 s.away_since = time.monotonic()
                 t.idle_since = time.monotonic()
                 self._broadcast(t)
@@ -752,6 +825,10 @@ class TableService:
         if deal is not None:
             events.append(deal)
         over = st.is_terminal()
+        if not self.owners.valid():  # the store would refuse it too (owner): spare it
+            if conn is not None:
+                conn.send(error("server_busy"))
+            return
         try:
             await self.commits.append(
                 Append(t.id, t.seq, events, "over" if over else "playing", st.winner)
@@ -775,7 +852,9 @@ class TableService:
 
     async def _reload(self, t: LiveTable) -> None:
         stored = await self.run_db(self.repo.load, t.id)
-        if stored is not None:
+        if stored is not None and stored.owner != self.repo.owner:
+            self._let_go(t)  # adopted or handed over: the new owner has it
+        elif stored is not None:
             fresh = LiveTable.from_stored(stored)
             t.state, t.seq, t.status, t.last = fresh.state, fresh.seq, fresh.status, fresh.last
 

@@ -84,5 +84,12 @@ class Settings:
         default_factory=lambda: _env_float("PITCH_RECORD_CHECKS_PER_MINUTE", 30.0)
     )
     """``POST /api/records/verify`` calls per client address (each replays up to 100 games)."""
+    lease_seconds: float = field(default_factory=lambda: _env_float("PITCH_LEASE_SECONDS", 5.0))
+    """How long this process's hold on its tables outlives its last heartbeat (one
+    every fifth of it): after a crash, other processes adopt its tables this much
+    later (docs/deploy.md)."""
+    ws_ping_seconds: float = field(default_factory=lambda: _env_float("PITCH_WS_PING", 20.0))
+    """WebSocket pings from the server: behind a proxy they also show the proxy that
+    an idle socket's server is alive (its read timeout must be longer)."""
     idle_evict_seconds: float = 600.0
     """Tables with no one connected (and no bot to move) leave memory after this long."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -83,3 +83,30 @@ class ChatModel(Base):
     """A quick phrase's index (``pitch.server.chat.PHRASES``), or ``None`` for text."""
     text: Mapped[str | None] = mapped_column(Text, nullable=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class InstanceModel(Base):
+    """A server process's lease (docs/deploy.md): it owns its tables while
+    ``expires_at`` (seconds since the epoch, by the database's clock) is ahead."""
+
+    __tablename__ = "instances"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    token: Mapped[str] = mapped_column(String(32))
+    """Changes each time the lease is taken anew: a process that lost its lease and
+    came back cannot renew the newer holder's."""
+    expires_at: Mapped[float] = mapped_column(Float)
+    started_at: Mapped[float] = mapped_column(Float)
+
+
+class HandoffModel(Base):
+    """A live process asks the live owner of a table for it (the proxy now routes
+    the table to the asker); the owner lets go at its next heartbeat."""
+
+    __tablename__ = "handoffs"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    wanted_by: Mapped[str] = mapped_column(String(64))
+    asked_at: Mapped[float] = mapped_column(Float)

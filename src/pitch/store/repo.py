@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, or_, select, update
 
 from pitch.store.db import Database
 from pitch.store.models import ChatModel, EventModel, SeatModel, TableModel
@@ -52,6 +52,8 @@ class StoredTable:
     chat: tuple[ChatRow, ...] = ()
     """The last chat lines (oldest first) and, in ``chat_count``, how many there are."""
     chat_count: int = 0
+    owner: str | None = None
+    """The instance that serves it (:mod:`pitch.store.ownership`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +162,7 @@ class TableRepo:
             else {"kind": "bot", "bot": bot, "token_hash": None}
         )
         with self.db.sessions.begin() as s:
+            self._ours(s, table_id)
             r = s.execute(
                 update(SeatModel)
                 .where(
@@ -207,6 +210,7 @@ class TableRepo:
         """Give ``seat`` to ``name``; with ``start`` (the first deal) the game starts in
         the same transaction."""
         with self.db.sessions.begin() as s:
+            self._ours(s, table_id)
             r = s.execute(
                 update(SeatModel)
                 .where(
@@ -217,11 +221,25 @@ class TableRepo:
                 )
                 .values(name=name, token_hash=token_hash)
             )
-            s.execute(update(TableModel).where(TableModel.id == table_id).values(owner=self.owner))
             if r.rowcount != 1:  # type: ignore[attr-defined]
                 raise StaleWrite(f"seat {seat} of table {table_id} is not free")
             if start is not None:
                 self._append(s, table_id, 0, [start], status="playing", winner=None)
+
+    def _ours(self, s: Any, table_id: str) -> None:
+        """Lock the table's row if this instance owns it (or nobody does yet: tables
+        from before owners were stored), else :class:`StaleWrite`: a process whose
+        table went to another (:mod:`pitch.store.ownership`) changes nothing of it."""
+        r = s.execute(
+            update(TableModel)
+            .where(
+                TableModel.id == table_id,
+                or_(TableModel.owner.is_(None), TableModel.owner == self.owner),
+            )
+            .values(owner=self.owner)
+        )
+        if r.rowcount != 1:
+            raise StaleWrite(f"table {table_id} is not served by {self.owner}")
 
     def append(
         self,
@@ -308,6 +326,7 @@ class TableRepo:
                     select(func.count()).select_from(ChatModel).where(ChatModel.table_id == t.id)
                 )
                 or 0,
+                owner=t.owner,
                 seats=tuple(SeatRow(x.seat, x.kind, x.bot, x.name, x.token_hash) for x in seats),
                 events=tuple(
                     EventRow(
@@ -377,6 +396,7 @@ class TableRepo:
     def add_chat(self, table_id: str, line: ChatRow) -> None:
         """Store one chat line (its ``n`` is the table's count of lines so far)."""
         with self.db.sessions.begin() as s:
+            self._ours(s, table_id)
             s.add(
                 ChatModel(
                     table_id=table_id,

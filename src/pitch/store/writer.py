@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime, bindparam, insert, update
+from sqlalchemy import DateTime, bindparam, insert, or_, update
 from sqlalchemy.engine import Compiled
 from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -96,8 +96,13 @@ class EventWriter:
         self.db = db
         self.owner = owner
         dialect = db.engine.dialect
+        # Conditional on the count (a stale copy fails) and on the owner: a process
+        # whose table was adopted or handed over (pitch.store.ownership) cannot write.
+        # (No owner: nobody ever claimed a seat there, so no other process plays it.)
         where = update(TableModel).where(
-            TableModel.id == bindparam("p_id"), TableModel.seq == bindparam("p_old")
+            TableModel.id == bindparam("p_id"),
+            TableModel.seq == bindparam("p_old"),
+            or_(TableModel.owner == bindparam("p_me"), TableModel.owner.is_(None)),
         )
         self._update = _Statement(
             where.values(
@@ -105,18 +110,17 @@ class EventWriter:
                 status=bindparam("p_status"),
                 winner=bindparam("p_winner"),
                 updated_at=bindparam("p_now"),
-                owner=bindparam("p_owner"),
             ).compile(dialect=dialect)
         )
-        # Most appends change only the count: leaving the indexed columns (status,
-        # owner) out of the statement spares SQLite rewriting their index entries.
+        # Most appends change only the count: leaving the indexed column (status) out
+        # of the statement spares SQLite rewriting its index entries.
         self._update_seq = _Statement(
             where.values(seq=bindparam("p_new"), updated_at=bindparam("p_now")).compile(
                 dialect=dialect
             )
         )
         self._owned: set[str] = set()
-        """Tables this writer has made its own (``owner``) and that are playing."""
+        """Tables whose stored status this writer knows is ``playing`` already."""
         self._insert = _Statement(
             insert(EventModel)
             .values(
@@ -139,6 +143,8 @@ class EventWriter:
         self._waits = True
         """SQLite: whether the connection waits for a busy write lock (busy_timeout)."""
         self.commits = 0
+        self.appended = 0
+        """Appends stored (a stale one, refused by the store, does not count)."""
 
     def _connection(self) -> PoolProxiedConnection:
         if self._conn is None:
@@ -207,17 +213,20 @@ class EventWriter:
                         "p_old": a.seq,
                         "p_new": a.seq + len(a.events),
                         "p_now": now,
+                        "p_me": self.owner,
                     }
                     lean = a.status == "playing" and a.table_id in self._owned
                     if lean:
                         cur.execute(self._update_seq.sql, self._update_seq.params(values))
                     else:
-                        values.update(p_status=a.status, p_winner=a.winner, p_owner=self.owner)
+                        values.update(p_status=a.status, p_winner=a.winner)
                         cur.execute(self._update.sql, self._update.params(values))
                     if cur.rowcount != 1:  # nothing written for this table: skip it
                         # (Another process may own it now: claim it again next time.)
                         self._owned.discard(a.table_id)
-                        out.append(StaleWrite(f"table {a.table_id} is not at event {a.seq}"))
+                        out.append(
+                            StaleWrite(f"table {a.table_id} is not at event {a.seq} or not ours")
+                        )
                         continue
                     if a.status == "playing":
                         self._owned.add(a.table_id)
@@ -246,6 +255,7 @@ class EventWriter:
                 cur.close()
             conn.commit()
             self.commits += 1
+            self.appended += out.count(None)
         except BaseException:
             self._discard()
             for a in batch:  # their owner may not have been stored

@@ -1,0 +1,199 @@
+"""``pitch cluster``: N server processes, a PostgreSQL and nginx, started and
+stopped together. What it started is written to ``cluster.json`` in the run
+directory (ports, pids), for operators and for the tests that kill processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.error import URLError
+from urllib.request import urlopen
+
+from pitch.cluster import nginx
+from pitch.cluster.postgres import ThrowawayPostgres
+
+
+def _healthy(url: str, timeout: float = 1.0) -> bool:
+    try:
+        with urlopen(url + "/api/health", timeout=timeout) as r:
+            return bool(r.status == 200)
+    except (URLError, OSError, ValueError):
+        return False
+
+
+@dataclass
+class Node:
+    name: str
+    port: int
+    proc: subprocess.Popen[bytes] | None = None
+    starts: int = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@dataclass
+class ClusterConfig:
+    processes: int = 3
+    port: int = 8080
+    host: str = "127.0.0.1"
+    base_port: int = 8101
+    db: str | None = None
+    run_dir: Path | None = None
+    prefix: str = "node"
+    bot_workers: int = 1
+    lease_seconds: float = 5.0
+    ws_ping: float = 5.0
+    nginx_workers: int = 1
+    restart: bool = False
+    serve_args: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+
+
+class Cluster:
+    def __init__(self, cfg: ClusterConfig) -> None:
+        self.cfg = cfg
+        self.run_dir = cfg.run_dir or Path(tempfile.mkdtemp(prefix="pitch-cluster-"))
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self.pg: ThrowawayPostgres | None = None
+        self.db_url = cfg.db or ""
+        self.nodes = [Node(f"{cfg.prefix}{i + 1}", cfg.base_port + i) for i in range(cfg.processes)]
+        self.nginx: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.cfg.host}:{self.cfg.port}"
+
+    def start(self) -> None:
+        if not self.db_url:
+            self.pg = ThrowawayPostgres()
+            self.db_url = self.pg.start()
+        conf = nginx.write_config(
+            nginx.render(
+                listen=f"{self.cfg.host}:{self.cfg.port}",
+                backends=[f"127.0.0.1:{n.port}" for n in self.nodes],
+                run_dir=self.run_dir,
+                workers=self.cfg.nginx_workers,
+                ws_ping=self.cfg.ws_ping,
+            ),
+            self.run_dir,
+        )
+        # The first process migrates the database; the others then start together.
+        first, *rest = self.nodes
+        self._spawn(first)
+        self._wait_healthy([first])
+        for n in rest:
+            self._spawn(n)
+        self._wait_healthy(rest)
+        self.nginx = nginx.start(conf, self.run_dir / "nginx.log")
+        deadline = time.monotonic() + 30
+        while not _healthy(self.url):
+            if self.nginx.poll() is not None or time.monotonic() > deadline:
+                err = (self.run_dir / "nginx-error.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"nginx did not start: {err}")
+            time.sleep(0.1)
+        self.write_state()
+
+    def _spawn(self, n: Node) -> None:
+        cfg = self.cfg
+        env = {
+            **os.environ,
+            **cfg.env,
+            "PITCH_LEASE_SECONDS": f"{cfg.lease_seconds:g}",
+            "PITCH_WS_PING": f"{cfg.ws_ping:g}",
+        }
+        log = (self.run_dir / f"{n.name}.log").open("ab")
+        n.proc = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "pitch", "serve"),
+                *("--host", "127.0.0.1", "--port", str(n.port), "--db", self.db_url),
+                *("--instance", n.name, "--bot-workers", str(cfg.bot_workers)),
+                # nginx is the only client the processes see: believe its
+                # X-Forwarded-For, so that per-client limits count real clients.
+                *("--forwarded-allow-ips", "127.0.0.1", "--log-level", "warning"),
+                *cfg.serve_args,
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+        n.starts += 1
+
+    def _wait_healthy(self, nodes: list[Node], timeout: float = 180) -> None:
+        deadline = time.monotonic() + timeout
+        for n in nodes:
+            while not _healthy(n.url):
+                assert n.proc is not None
+                if n.proc.poll() is not None or time.monotonic() > deadline:
+                    log = (self.run_dir / f"{n.name}.log").read_text(errors="replace")
+                    raise RuntimeError(f"{n.name} did not start: {log[-2000:]}")
+                time.sleep(0.2)
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "url": self.url,
+            "run_dir": str(self.run_dir),
+            "throwaway_db": self.pg is not None,
+            "nginx_pid": self.nginx.pid if self.nginx else None,
+            "supervisor_pid": os.getpid(),
+            "processes": [
+                {
+                    "instance": n.name,
+                    "port": n.port,
+                    "pid": n.proc.pid if n.proc else None,
+                    "starts": n.starts,
+                }
+                for n in self.nodes
+            ],
+        }
+
+    def write_state(self) -> None:
+        tmp = self.run_dir / "cluster.json.tmp"
+        tmp.write_text(json.dumps(self.state(), indent=2))
+        tmp.replace(self.run_dir / "cluster.json")
+
+    def watch(self, say: Any = print) -> None:
+        """Until interrupted: report processes that exit; with ``restart``, start
+        them again (under the same name: they take their lease back, and the tables
+        that nobody adopted meanwhile, at once)."""
+        while True:
+            time.sleep(1.0)
+            if self.nginx is not None and self.nginx.poll() is not None:
+                raise RuntimeError("nginx exited; see nginx-error.log")
+            for n in self.nodes:
+                if n.proc is not None and n.proc.poll() is not None:
+                    say(f"{n.name} exited with status {n.proc.returncode}")
+                    n.proc = None
+                    if self.cfg.restart:
+                        self._spawn(n)
+                        say(f"{n.name} started again")
+                    self.write_state()
+
+    def stop(self) -> None:
+        if self.nginx is not None and self.nginx.poll() is None:
+            self.nginx.terminate()  # SIGTERM: nginx's fast shutdown
+            _wait(self.nginx)
+        for n in self.nodes:
+            if n.proc is not None and n.proc.poll() is None:
+                n.proc.terminate()
+        for n in self.nodes:
+            if n.proc is not None:
+                _wait(n.proc)
+        if self.pg is not None:
+            self.pg.stop()
+
+
+def _wait(p: subprocess.Popen[bytes]) -> None:
+    try:
+        p.wait(15)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()

@@ -1,0 +1,186 @@
+"""Three `pitch serve` processes behind nginx on PostgreSQL (`pitch cluster`): games
+through the proxy, a process killed or stopped under a table, a name used twice."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.cluster.helpers import (
+    ClusterProcess,
+    ResilientPlayer,
+    check_nothing_lost,
+    free_ports,
+    owner,
+)
+from tests.server.helpers import verify_with_cli
+
+
+@pytest.fixture
+def cluster(db: str, run_dir: Path) -> Iterator[ClusterProcess]:
+    c = ClusterProcess(db, run_dir)
+    c.start()
+    try:
+        yield c
+    finally:
+        c.stop()
+
+
+def table(base: str, body: dict[str, object], humans: list[int]) -> tuple[str, list[str]]:
+    r = httpx.post(base + "/api/tables", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    tokens = []
+    for s in humans:
+        c = httpx.post(f"{base}/api/tables/{tid}/seats/{s}", json={"name": f"p{s}"}, timeout=10)
+        assert c.status_code == 200, c.text
+        tokens.append(c.json()["token"])
+    return tid, tokens
+
+
+async def until(cond: object, timeout: float, what: str) -> float:
+    """Wait for ``cond()``; answer the time it became true."""
+    deadline = time.monotonic() + timeout
+    while not cond():  # type: ignore[operator]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+    return time.monotonic()
+
+
+def finish(cluster: ClusterProcess, tid: str, players: list[ResilientPlayer], tmp: Path) -> None:
+    rec = httpx.get(f"{cluster.url}/api/tables/{tid}/record", timeout=10)
+    assert rec.status_code == 200, rec.text
+    verify_with_cli(rec.json(), tmp)
+    check_nothing_lost(players, cluster.db_url, tid)
+
+
+def test_whole_games_through_nginx_across_three_processes(
+    cluster: ClusterProcess, tmp_path: Path
+) -> None:
+    tables = [table(cluster.url, {"rules": {"players": 4}}, [0, 1, 2, 3]) for _ in range(9)]
+    owners = {owner(cluster.db_url, t) for t, _ in tables}
+    assert len(owners) >= 2, owners  # random ids spread over the ring
+    # A player's tables, whichever process serves them, from any process.
+    mine = httpx.post(
+        cluster.url + "/api/my/tables",
+        json={"seats": [{"table": t, "token": toks[0]} for t, toks in tables]},
+        timeout=10,
+    )
+    assert {x["table"] for x in mine.json()} == {t for t, _ in tables}
+
+    played = tables[:3]
+    players = {
+        t: [ResilientPlayer(cluster.url, t, tok, seed=i) for i, tok in enumerate(toks)]
+        for t, toks in played
+    }
+
+    async def main() -> None:
+        deadline = time.monotonic() + 120
+        await asyncio.gather(*(p.play(deadline) for ps in players.values() for p in ps))
+
+    asyncio.run(main())
+    for t, ps in players.items():
+        assert all(p.connects == 1 for p in ps)  # nothing failed: nobody reconnected
+        finish(cluster, t, ps, tmp_path)
+    # Each table stayed with one process all game long.
+    for t, _ in played:
+        assert owner(cluster.db_url, t) in owners
+
+
+def test_kill9_of_the_owner_mid_hand(cluster: ClusterProcess, tmp_path: Path) -> None:
+    tid, tokens = table(cluster.url, {"rules": {"players": 4, "target": 5}}, [0, 1, 2, 3])
+    players = [
+        ResilientPlayer(cluster.url, tid, tok, seed=i, think=0.01) for i, tok in enumerate(tokens)
+    ]
+    first = owner(cluster.db_url, tid)
+    timing: dict[str, float] = {}
+
+    def top() -> int:
+        return max(p.max_seq() for p in players)
+
+    async def main() -> None:
+        deadline = time.monotonic() + 150
+        game = asyncio.gather(*(p.play(deadline) for p in players))
+        await until(lambda: top() >= 10, 60, "a few actions")
+        before = top()
+        cluster.signal(first, signal.SIGKILL)
+        killed = time.monotonic()
+        back = await until(lambda: top() > before, 30, "the table to go on elsewhere")
+        timing["recovery"] = back - killed
+        await game
+
+    asyncio.run(main())
+    print(f"kill -9: the table went on after {timing['recovery']:.2f} s")
+    assert timing["recovery"] < 10
+    assert owner(cluster.db_url, tid) != first
+    assert all(p.connects >= 2 for p in players)  # everyone reconnected, and landed
+    finish(cluster, tid, players, tmp_path)
+
+    # The name of a live process is taken: a second one refuses to start.
+    live = next(p["instance"] for p in cluster.info["processes"] if p["instance"] != first)
+    r = subprocess.run(
+        [
+            *(sys.executable, "-m", "pitch", "serve", "--db", cluster.db_url),
+            *("--instance", live, "--port", str(free_ports(1))),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert f"another server is running as instance '{live}'" in r.stderr
+
+
+def test_a_stopped_owner_never_writes_again(cluster: ClusterProcess, tmp_path: Path) -> None:
+    """SIGSTOP the owner while its turn timer is due, SIGCONT it once another process
+    has taken the table: the woken process lets the table go, writing nothing."""
+    body = {"rules": {"players": 4, "target": 5}, "options": {"turn_seconds": 3}}
+    tid, tokens = table(cluster.url, body, [0, 1, 2, 3])
+    pause = asyncio.Event()
+    players = [
+        ResilientPlayer(cluster.url, tid, tok, seed=i, pause=pause) for i, tok in enumerate(tokens)
+    ]
+    first = owner(cluster.db_url, tid)
+    seen: dict[str, object] = {}
+
+    def top() -> int:
+        return max(p.max_seq() for p in players)
+
+    async def main() -> None:
+        deadline = time.monotonic() + 200
+        game = asyncio.gather(*(p.play(deadline) for p in players))
+        await until(lambda: top() >= 10, 60, "a few actions")
+        pause.set()  # the table now waits on a player; the owner's turn timer runs
+        await asyncio.sleep(0.3)
+        before = cluster.health(first)
+        at_stop = top()
+        cluster.signal(first, signal.SIGSTOP)
+        stopped = time.monotonic()
+        await until(lambda: owner(cluster.db_url, tid) != first, 60, "another owner")
+        seen["taken_after"] = time.monotonic() - stopped
+        pause.clear()
+        await until(lambda: top() > at_stop, 60, "the table to go on")
+        await asyncio.sleep(1.0)
+        cluster.signal(first, signal.SIGCONT)
+        await asyncio.sleep(3.0)  # its timer fires; its heartbeat finds the lease gone
+        seen["before"], seen["after"] = before, cluster.health(first)
+        await game
+
+    asyncio.run(main())
+    before, after = seen["before"], seen["after"]
+    assert isinstance(before, dict) and isinstance(after, dict)
+    print(f"SIGSTOP: another process took the table after {seen['taken_after']:.2f} s")
+    assert after["appended"] == before["appended"], (before, after)
+    assert after["lease"]["lost"] >= 1 and after["lease"]["held"]
+    # (Once nginx sends the table's sockets to the woken process again, it may ask
+    # for the table back: a handoff, through the store, never two writers.)
+    finish(cluster, tid, players, tmp_path)
