@@ -51,7 +51,7 @@ def quick_options(spec: str, bot_delay: float) -> TableOptions:
 class QuickSeats:
     def __init__(self, service: TableService) -> None:
         self.service = service
-        self.store = OpenSeats(service.db)
+        self.store = OpenSeats(service.repo)
         self.bot_delay = service.settings.quick_bot_delay
         quick_options("random", self.bot_delay)  # a bad PITCH_QUICK_BOT_DELAY stops start-up
 
@@ -113,7 +113,10 @@ class QuickSeats:
         for i, s in enumerate(t.seats):
             if not s.pending:
                 continue
-            await svc.run_db(self.store.arrive, t.id, i)
+            try:
+                await svc.run_db(self.store.arrive, t.id, i)
+            except StaleWrite:  # the table went to another process: it seats them later
+                return
             s.kind = "human"
             s.away_since = time.monotonic()
             for c in [c for c in t.spectators if c.waiting == i]:

@@ -19,6 +19,7 @@ from sqlalchemy import ColumnElement, func, select, update
 
 from pitch.store.db import Database
 from pitch.store.models import SeatModel, TableModel
+from pitch.store.repo import TableRepo
 from pitch.store.writer import StaleWrite
 
 ACTIVE = timedelta(minutes=10)
@@ -26,8 +27,9 @@ ACTIVE = timedelta(minutes=10)
 
 
 class OpenSeats:
-    def __init__(self, db: Database) -> None:
-        self.db = db
+    def __init__(self, repo: TableRepo) -> None:
+        self.repo = repo
+        self.db: Database = repo.db
 
     def find(
         self, rules: dict[str, Any], bot: str, *, avoid: Collection[str] = (), limit: int = 20
@@ -99,6 +101,7 @@ class OpenSeats:
         """One conditional UPDATE of a bot seat; with ``refused``, :class:`StaleWrite`
         (saying so) when no row matched."""
         with self.db.sessions.begin() as s:
+            self.repo._ours(s, table_id)  # a process that lost the table changes nothing
             r = s.execute(
                 update(SeatModel)
                 .where(
