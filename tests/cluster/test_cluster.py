@@ -94,6 +94,21 @@ def test_whole_games_through_nginx_across_three_processes(
     # Each table stayed with one process all game long.
     for t, _ in played:
         assert owner(cluster.db_url, t) in owners
+    # Quick play through nginx: /api/quickplay goes to any process, the seat is taken
+    # at the table's own (/api/tables/ID/quickseat): strangers meet at one table.
+    seated = []
+    for name in ("Ann", "Bob", "Cy"):
+        q = httpx.post(cluster.url + "/api/quickplay", json={"rules": {"players": 3}}, timeout=10)
+        assert q.status_code == 200, q.text
+        tid = q.json()["table"]
+        r = httpx.post(f"{cluster.url}/api/tables/{tid}/quickseat", json={"name": name}, timeout=10)
+        assert r.status_code == 200, r.text
+        seated.append((tid, r.json()["seat"]))
+    assert len({t for t, _ in seated}) == 1 and [s for _, s in seated] == [0, 1, 2]
+    quick = seated[0][0]
+    info = httpx.get(f"{cluster.url}/api/tables/{quick}", timeout=10).json()
+    assert [s["name"] or s["arriving"] for s in info["seats"]] == ["Ann", "Bob", "Cy"]
+    assert owner(cluster.db_url, quick) in owners
 
 
 def test_kill9_of_the_owner_mid_hand(cluster: ClusterProcess, tmp_path: Path) -> None:
