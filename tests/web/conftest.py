@@ -100,7 +100,10 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("db") / "pitch.db"
     env = {**os.environ, "PITCH_TABLES_PER_MINUTE": "1000", "PITCH_BOT_WORKERS": "1"}
     env["PITCH_HINT_BOT"] = "heuristic"  # quick: a search bot's 0.4 s a hint adds up
-    env["PITCH_QUICK_BOT_DELAY"] = "0"  # quick-play tables' bots, as "Instant" elsewhere
+    env["PITCH_QUICK_BOT_DELAY"] = "0"
+    # One client (127.0.0.1) plays every test's tables; the limit itself is tested in
+    # tests/server (test_app.py, test_leave.py).
+    env["PITCH_MAX_TABLES_PER_CLIENT"] = "1000"  # quick-play tables' bots, as "Instant" elsewhere
     log = (tmp_path_factory.mktemp("log") / "serve.log").open("w")
     cmd = [sys.executable, "-m", "pitch", "serve", "--port", str(port), "--db", f"sqlite:///{db}"]
     proc = subprocess.Popen(
