@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_server import choose, free_port, pct, server_cpu
+from bench_server import by_table, choose, free_port, pct, seat_tables, server_cpu
 
 
 async def seat_client(
@@ -224,20 +224,9 @@ def main() -> int:
     cluster, info = start_cluster(a, run_dir)
     base = info["url"]
     try:
-        seats: list[tuple[str, str]] = []
-        with httpx.Client(base_url=base, timeout=30) as h:
-            for _ in range(a.clients // 4):
-                r = h.post("/api/tables", json={"rules": {"players": 4, "target": 21}})
-                r.raise_for_status()
-                tid = r.json()["id"]
-                for s in range(4):
-                    c = h.post(f"/api/tables/{tid}/seats/{s}", json={"name": f"b{s}"})
-                    c.raise_for_status()
-                    seats.append((tid, c.json()["token"]))
+        seats = seat_tables(base, a.clients // 4)
         procs = max(1, min(a.client_procs, len(seats)))
-        chunks: list[list[tuple[str, str]]] = [[] for _ in range(procs)]
-        for i in range(0, len(seats), 4):
-            chunks[(i // 4) % procs] += seats[i : i + 4]
+        chunks = by_table(seats, procs)
         until = time.time() + a.duration + a.ramp
         steady_from = until - a.duration
         kill_wall = steady_from + a.kill_at if a.kill_at is not None else None

@@ -167,6 +167,31 @@ def server_cpu(pid: int, *, system_only: bool = False) -> float | None:
     return round(ticks / os.sysconf("SC_CLK_TCK"), 2)
 
 
+def seat_tables(base: str, tables: int) -> list[tuple[str, str]]:
+    """``tables`` new 4-player tables, every seat claimed: (table id, token) per seat."""
+    import httpx
+
+    seats: list[tuple[str, str]] = []
+    with httpx.Client(base_url=base, timeout=30) as h:
+        for _ in range(tables):
+            r = h.post("/api/tables", json={"rules": {"players": 4, "target": 21}})
+            r.raise_for_status()
+            tid = r.json()["id"]
+            for s in range(4):
+                c = h.post(f"/api/tables/{tid}/seats/{s}", json={"name": f"b{s}"})
+                c.raise_for_status()
+                seats.append((tid, c.json()["token"]))
+    return seats
+
+
+def by_table(seats: list[tuple[str, str]], procs: int) -> list[list[tuple[str, str]]]:
+    """Whole tables per client process, so one process holds all four seats of a table."""
+    chunks: list[list[tuple[str, str]]] = [[] for _ in range(procs)]
+    for i in range(0, len(seats), 4):
+        chunks[(i // 4) % procs] += seats[i : i + 4]
+    return chunks
+
+
 def pct(xs: list[float], p: float) -> float:
     if not xs:
         return float("nan")
@@ -234,21 +259,9 @@ def main() -> int:
         else:
             print("server did not start", file=sys.stderr)
             return 1
-        seats: list[tuple[str, str]] = []
-        with httpx.Client(base_url=base, timeout=30) as h:
-            for _ in range(tables):
-                r = h.post("/api/tables", json={"rules": {"players": 4, "target": 21}})
-                r.raise_for_status()
-                tid = r.json()["id"]
-                for s in range(4):
-                    c = h.post(f"/api/tables/{tid}/seats/{s}", json={"name": f"b{s}"})
-                    c.raise_for_status()
-                    seats.append((tid, c.json()["token"]))
+        seats = seat_tables(base, tables)
         procs = max(1, min(a.client_procs, len(seats)))
-        # Whole tables per process, so one process holds all four seats of a table.
-        chunks: list[list[tuple[str, str]]] = [[] for _ in range(procs)]
-        for i in range(0, len(seats), 4):
-            chunks[(i // 4) % procs] += seats[i : i + 4]
+        chunks = by_table(seats, procs)
         until = time.time() + a.duration + a.ramp
         cpu_setup = server_cpu(srv.pid)  # creating the tables is not part of the play
         sys_setup = server_cpu(srv.pid, system_only=True)
