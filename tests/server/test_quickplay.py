@@ -174,3 +174,38 @@ def test_quick_seat_is_only_at_quick_tables(quick_server: str) -> None:
     assert r.status_code == 422  # a name needs a printable character
     first = httpx.post(f"{base}/api/tables/{table}/quickseat", json={"name": "Al"}).json()
     assert first["seat"] == 0 and first["waiting"] is False
+
+
+def test_quick_play_hostile_input(quick_server: str) -> None:
+    base = quick_server
+    post = {"headers": {"Content-Type": "application/json"}, "timeout": 10}
+    # JSON's NaN, a body past the limit, a thousand-item avoid list: refused, not served.
+    r = httpx.post(f"{base}/api/quickplay", content='{"rules": {"target": NaN}}', **post)
+    assert r.status_code == 422
+    big = json.dumps({"rules": {}, "level": "club", "pad": "x" * 100_000})
+    assert httpx.post(f"{base}/api/quickplay", content=big, **post).status_code == 413
+    many = json.dumps({"avoid": ["a" * 32] * 1000})
+    assert httpx.post(f"{base}/api/quickplay", content=many, **post).status_code == 422
+    # Markup in a name is only text: stored as sent, never interpreted by the server.
+    table = httpx.post(f"{base}/api/quickplay", json={"rules": {"players": 6}}).json()["table"]
+    evil = "<img src=x onerror=alert(1)>"
+    r = httpx.post(f"{base}/api/tables/{table}/quickseat", json={"name": evil})
+    assert r.status_code == 200
+    assert httpx.get(f"{base}/api/tables/{table}").json()["seats"][0]["name"] == evil
+    r = httpx.post(f"{base}/api/tables/{table}/quickseat", json={"name": "x" * 33})
+    assert r.status_code == 422
+
+
+def test_quick_play_flood_is_rate_limited(db_kind: str, tmp_path: Path) -> None:
+    srv = ServerProcess(
+        db_url(db_kind, tmp_path), log=tmp_path / "server.log", env={"PITCH_TABLES_PER_MINUTE": "3"}
+    )
+    srv.start()
+    try:
+        codes = [
+            httpx.post(f"{srv.base}/api/quickplay", json={"rules": RULES}, timeout=10).status_code
+            for _ in range(8)
+        ]
+    finally:
+        srv.stop()
+    assert codes[:3] == [200, 200, 200] and set(codes[3:]) == {429}, codes
