@@ -20,9 +20,9 @@ def _service(db: str, instance: str) -> TableService:
 
 async def _play_one_action(svc: TableService) -> str:
     """A 2-player table, both seats claimed (the game starts), and no action yet."""
-    t = await svc.create(CreateTable(rules={"players": 2}), "client")
-    await svc.claim(t.id, 0, "ann")
-    await svc.claim(t.id, 1, "bob")
+    t = await svc.lifecycle.create(CreateTable(rules={"players": 2}), "client")
+    await svc.seats.claim(t.id, 0, "ann")
+    await svc.seats.claim(t.id, 1, "bob")
     assert t.status == "playing"
     return t.id
 
@@ -31,19 +31,19 @@ async def _scenario(db: str) -> None:
     a, b = _service(db, "a"), _service(db, "b")
     mine_a = [await _play_one_action(a) for _ in range(2)]
     mine_b = [await _play_one_action(b) for _ in range(3)]
-    waiting = (await a.create(CreateTable(), "client")).id  # nobody served it yet
+    waiting = (await a.lifecycle.create(CreateTable(), "client")).id  # nobody served it yet
     moved = mine_a.pop()
     # While a holds its lease, b may read a's table but not write to it (the store
     # refuses: the write is conditional on the owner), and b's stale copy goes.
-    t = await b.find(moved)
+    t = await b.lifecycle.find(moved)
     assert t.state is not None
-    await b._apply(t, t.state.current_player(), next(iter(t.state.legal_actions())), "player")
+    await b.play.apply(t, t.state.current_player(), next(iter(t.state.legal_actions())), "player")
     assert t.seq == 1 and moved not in b.cache
     await a.stop()  # a clean stop ends a's lease at once
     # b serves the table from now on (the balancer moved it): b adopts it.
-    t = await b.find(moved, live=True)
+    t = await b.lifecycle.find(moved, live=True)
     assert t.state is not None
-    await b._apply(t, t.state.current_player(), next(iter(t.state.legal_actions())), "player")
+    await b.play.apply(t, t.state.current_player(), next(iter(t.state.legal_actions())), "player")
     assert t.seq == 2
     mine_b.append(moved)
     await b.stop()
@@ -57,7 +57,7 @@ async def _scenario(db: str) -> None:
         assert sorted(b2.tables) == sorted(mine_b)
         assert b2.tables[moved].seq == 2  # the deal and the action
         # Any table still loads on first use, wherever it is asked for.
-        assert (await a2.find(waiting)).status == "waiting"
+        assert (await a2.lifecycle.find(waiting)).status == "waiting"
     finally:
         await a2.stop()
         await b2.stop()

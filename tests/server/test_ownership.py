@@ -23,9 +23,9 @@ def _service(db: str, instance: str, ttl: float = 1.0) -> TableService:
 
 
 async def _started_table(svc: TableService) -> str:
-    t = await svc.create(CreateTable(rules={"players": 2}), "client")
-    await svc.claim(t.id, 0, "ann")
-    await svc.claim(t.id, 1, "bob")
+    t = await svc.lifecycle.create(CreateTable(rules={"players": 2}), "client")
+    await svc.seats.claim(t.id, 0, "ann")
+    await svc.seats.claim(t.id, 1, "bob")
     return t.id
 
 
@@ -52,17 +52,19 @@ async def _adopt_and_hand_over(db: str) -> None:
         tid = await _started_table(a)
         # b is asked for a's table while a is alive (its lease never runs out): a
         # hands it over at a heartbeat.
-        t = await b.find(tid, live=True)
+        t = await b.lifecycle.find(tid, live=True)
         assert tid in b.tables and tid not in a.tables
         assert t.state is not None
-        await b._apply(t, t.state.current_player(), next(iter(t.state.legal_actions())), "player")
+        await b.play.apply(
+            t, t.state.current_player(), next(iter(t.state.legal_actions())), "player"
+        )
         assert t.seq == 2
         # a, asked again, gets it back (the proxy moved it again): never two writers.
-        back = await a.find(tid, live=True)
+        back = await a.lifecycle.find(tid, live=True)
         assert back.seq == 2 and tid not in b.tables
         # A table nobody has is 404, not a wait.
         with pytest.raises(ServiceError) as e:
-            await b.find("nosuchtable", live=True)
+            await b.lifecycle.find("nosuchtable", live=True)
         assert e.value.status == 404
     finally:
         await a.stop()
@@ -86,12 +88,16 @@ async def _lost_lease(db: str) -> None:
         await a.owners.stop()
         a.owners._valid_until = 0.0
         await a.run_db(a.owners.store.release)
-        await a._apply(t, t.state.current_player(), next(iter(t.state.legal_actions())), "player")
+        await a.play.apply(
+            t, t.state.current_player(), next(iter(t.state.legal_actions())), "player"
+        )
         assert t.seq == 1 and a.repo.writer.appended == 0
-        moved = await b.find(tid, live=True)
+        moved = await b.lifecycle.find(tid, live=True)
         assert moved.seq == 1
         # a wakes up: its heartbeat finds the lease gone, lets go, takes a new one.
-        a.owners.start(lost=a._lease_lost, regained=a._resume, asked=a._hand_over)
+        a.owners.start(
+            lost=a.lifecycle.lease_lost, regained=a.lifecycle.resume, asked=a.lifecycle.hand_over
+        )
         deadline = time.monotonic() + 5
         while a.owners.lost == 0 or not a.owners.valid():
             assert time.monotonic() < deadline

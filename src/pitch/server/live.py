@@ -124,6 +124,12 @@ class Seat:
     away_since: float | None = None
     """Monotonic time the seat's last connection closed (or it was claimed)."""
 
+    @classmethod
+    def fresh(cls, kind: str, bot: str | None) -> Seat:
+        """A seat of a new table (or a rematch): a bot's keeps its spec, a human's is
+        open and names no bot."""
+        return cls(kind=kind, bot=bot if kind == "bot" else None)
+
     @property
     def claimed(self) -> bool:
         return self.kind == "bot" or self.token_hash is not None
@@ -233,3 +239,8 @@ class LiveTable:
             else:
                 out.append(f"{s.name}, then {bot}" if s.name else bot)
         return out
+
+
+def is_open(t: LiveTable, s: Seat) -> bool:
+    """A bot seat of a quick-play table that no player ever held or claimed."""
+    return t.options.quick and s.kind == "bot" and s.name is None and s.token_hash is None

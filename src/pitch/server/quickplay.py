@@ -24,7 +24,11 @@ from typing import TYPE_CHECKING
 
 from pitch.bots.registry import levels
 from pitch.engine import BID
-from pitch.server.live import LiveTable, Seat, hash_token
+from pitch.server.connections import welcome
+from pitch.server.errors import ServiceError
+from pitch.server.lifecycle import build_rules
+from pitch.server.live import LiveTable, Seat, hash_token, is_open
+from pitch.server.play import broadcast
 from pitch.server.schemas import CreateTable, QuickPlay, TableOptions, check_bot_spec
 from pitch.store import OpenSeats, StaleWrite
 
@@ -60,8 +64,6 @@ class QuickSeats:
         one (seat 1 free for the asker, bots in the others). Nothing is claimed here:
         the player takes the seat with :meth:`seat`, at the process that serves the
         table (behind the proxy, ``/api/tables/{id}/...`` goes there)."""
-        from pitch.server.service import build_rules
-
         svc = self.service
         rules = build_rules(CreateTable(preset=req.preset, rules=req.rules))
         spec = check_bot_spec(next(lv.spec for lv in levels() if lv.level == req.level))
@@ -70,25 +72,25 @@ class QuickSeats:
         )
         if found:
             return found[0]
-        seats = [Seat(kind="human", bot=None)] + [
-            Seat(kind="bot", bot=spec) for _ in range(rules.players - 1)
+        seats = [Seat.fresh("human", None)] + [
+            Seat.fresh("bot", spec) for _ in range(rules.players - 1)
         ]
-        t = await svc.create_table(rules, quick_options(spec, self.bot_delay), seats, creator)
+        t = await svc.lifecycle.create_table(
+            rules, quick_options(spec, self.bot_delay), seats, creator
+        )
         return t.id
 
     async def seat(self, table_id: str, name: str) -> tuple[int, str, bool]:
         """Seat ``name`` at a quick-play table: its free human seat (a table quick play
         just made), else the first open bot seat. Answer: seat, token, and whether a bot
         plays it until the hand in play ends."""
-        from pitch.server.service import ServiceError
-
         svc = self.service
-        t = await svc.find(table_id, live=True)
+        t = await svc.lifecycle.find(table_id, live=True)
         if not t.options.quick:
             raise ServiceError(409, "this table is not open to quick play")
         free = next((i for i, s in enumerate(t.seats) if s.kind == "human" and not s.claimed), None)
         if free is not None:
-            return free, await svc.claim(table_id, free, name), False
+            return free, await svc.seats.claim(table_id, free, name), False
         async with t.lock:
             seat = next((i for i, s in enumerate(t.seats) if is_open(t, s)), None)
             if seat is None or t.status != "playing":
@@ -103,7 +105,7 @@ class QuickSeats:
             s.name, s.token_hash = name, th
             if between_hands(t):
                 await self.arrive(t)
-            svc.broadcast(t)
+            broadcast(t)
             return seat, token, s.pending
 
     async def arrive(self, t: LiveTable) -> None:
@@ -124,8 +126,8 @@ class QuickSeats:
                 c.spectator, c.waiting, c.seat = False, None, i
                 s.conns.add(c)
                 s.away_since = None
-                c.send(svc.welcome(t, i))
-        svc.schedule(t)
+                c.send(welcome(t, i))
+        svc.scheduler.schedule(t)
 
     async def drop(self, t: LiveTable, seat: int) -> None:
         """The claimant of a bot seat leaves before it was theirs (under ``t.lock``)."""
@@ -134,18 +136,11 @@ class QuickSeats:
         try:
             await self.service.run_db(self.store.drop, t.id, seat, token_hash=s.token_hash)
         except StaleWrite:
-            from pitch.server.service import ServiceError
-
             raise ServiceError(409, f"seat {seat} changed meanwhile; try again") from None
         s.name, s.token_hash = None, None
         for c in t.spectators:
             if c.waiting == seat:
                 c.waiting = None
-
-
-def is_open(t: LiveTable, s: Seat) -> bool:
-    """A bot seat of a quick-play table that no player ever held or claimed."""
-    return t.options.quick and s.kind == "bot" and s.name is None and s.token_hash is None
 
 
 def between_hands(t: LiveTable) -> bool:

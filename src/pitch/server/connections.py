@@ -1,0 +1,188 @@
+"""A table's connections: who a socket is (a seat, or a spectator), its chat, its
+leaving, and how many sockets one client may hold."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from pitch.server.chat import MAX_LINES, clean_text
+from pitch.server.live import Conn, LiveTable, chat_message
+from pitch.server.play import broadcast
+from pitch.server.protocol import Act, Auth, Chat, Hint, Ping, Spectate, Sync, error
+from pitch.server.table_json import state_texts
+from pitch.store import ChatRow
+
+if TYPE_CHECKING:
+    from pitch.server.service import TableService
+
+log = logging.getLogger("pitch.server")
+
+
+def welcome(t: LiveTable, seat: int) -> dict[str, Any]:
+    """The ``welcome`` for the holder of ``seat``: ``player``, or ``waiting`` while a
+    quick-play bot finishes the hand (then another ``welcome`` says ``player``)."""
+    s = t.seats[seat]
+    return {
+        "type": "welcome",
+        "table": t.id,
+        "seat": seat,
+        "role": "waiting" if s.pending else "player",
+        "name": s.name,
+        # Lets a client with a wrong clock show the turn timer right.
+        "server_time": time.time(),
+    }
+
+
+def _history(t: LiveTable, conn: Conn) -> None:
+    if t.chat:
+        conn.send({"type": "chat_history", "lines": list(t.chat)})
+
+
+class Connections:
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+        self.by_client: dict[str, int] = {}
+        """Open sockets per client address (``admit``/``release``)."""
+
+    def admit(self, client: str) -> bool:
+        n = self.by_client.get(client, 0)
+        if n >= self.svc.settings.max_connections_per_client:
+            return False
+        self.by_client[client] = n + 1
+        return True
+
+    def release(self, client: str) -> None:
+        n = self.by_client.get(client, 1) - 1
+        if n <= 0:
+            self.by_client.pop(client, None)
+        else:
+            self.by_client[client] = n
+
+    async def handle(
+        self, t: LiveTable, conn: Conn, msg: Auth | Spectate | Act | Sync | Ping | Hint | Chat
+    ) -> None:
+        """One client message, parsed."""
+        if isinstance(msg, Ping):
+            conn.send({"type": "pong"})
+        elif isinstance(msg, Auth | Spectate):
+            self._join(t, conn, msg)
+        elif conn.seat is None and not conn.spectator:
+            conn.send(error("not_authenticated"))
+        elif isinstance(msg, Sync):
+            conn.send_text(state_texts(t).text(conn.seat))
+        elif isinstance(msg, Chat):
+            await self._chat(t, conn, msg)
+        elif conn.seat is None:
+            conn.send(error("spectator"))
+        elif isinstance(msg, Hint):
+            self.svc.scheduler.hint(t, conn)
+        else:
+            await self.svc.play.act(t, conn, msg)
+
+    def _join(self, t: LiveTable, conn: Conn, msg: Auth | Spectate) -> None:
+        if conn.seat is not None or conn.spectator:
+            conn.send(error("already_authenticated"))
+            return
+        if isinstance(msg, Spectate):
+            if len(t.spectators) >= self.svc.settings.max_spectators:
+                conn.send(error("server_busy", "this table has as many spectators as it allows"))
+                return
+            conn.spectator = True
+            t.spectators.add(conn)
+            conn.send(
+                {
+                    "type": "welcome",
+                    "table": t.id,
+                    "seat": None,
+                    "role": "spectator",
+                    "server_time": time.time(),
+                }
+            )
+            conn.send_text(state_texts(t).text(None))
+            _history(t, conn)
+            return
+        for i, s in enumerate(t.seats):
+            if s.has_token(msg.token) and s.pending:
+                # A quick-play seat whose bot finishes the hand: watch until it is yours.
+                conn.spectator, conn.waiting = True, i
+                t.spectators.add(conn)
+                conn.send(welcome(t, i))
+                conn.send_text(state_texts(t).text(None))
+                _history(t, conn)
+                return
+            if s.has_token(msg.token):
+                conn.seat = i
+                back = not s.conns
+                s.conns.add(conn)
+                s.away_since = None
+                conn.send(welcome(t, i))
+                if back:
+                    broadcast(t)  # everyone sees the seat connected again
+                    self.svc.scheduler.schedule(t)
+                else:
+                    conn.send_text(state_texts(t).text(i))
+                _history(t, conn)
+                return
+        conn.strikes += 10  # guessing tokens is costly
+        conn.send(error("bad_token"))
+
+    async def _chat(self, t: LiveTable, conn: Conn, msg: Chat) -> None:
+        """Store a chat line, then send it to everyone at the table (spectators too)."""
+        svc = self.svc
+        o = t.options
+        if conn.seat is None and not o.spectator_chat:
+            conn.send(error("spectator", "spectators do not chat at this table"))
+            return
+        if (msg.phrase is None) == (msg.text is None):
+            conn.send(error("bad_chat"))
+            return
+        text = clean_text(msg.text) if msg.text is not None else None
+        if msg.text is not None and text is None:
+            conn.send(error("bad_chat"))
+            return
+        if o.chat == "off" or (text is not None and o.chat != "free"):
+            conn.send(error("chat_off"))
+            return
+        if not conn.chat_bucket.take():
+            conn.strikes += 1
+            conn.send(error("rate_limited"))
+            return
+        async with t.lock:
+            if t.chat_count >= MAX_LINES:
+                conn.send(error("chat_full"))
+                return
+            seat = conn.seat
+            name = t.seats[seat].name if seat is not None else None
+            line = ChatRow(t.chat_count, seat, name, msg.phrase, text)
+            try:
+                await svc.run_db(svc.repo.add_chat, t.id, line)
+            except Exception:
+                log.exception("could not store a chat line of table %s", t.id)
+                conn.send(error("server_busy"))
+                return
+            t.chat_count += 1
+            out = chat_message(line)
+            t.chat.append(out)
+        text_out = json.dumps(out, separators=(",", ":"))
+        for s in t.seats:
+            for c in s.conns:
+                c.send_text(text_out)
+        for c in t.spectators:
+            c.send_text(text_out)
+
+    def leave(self, t: LiveTable, conn: Conn) -> None:
+        """A socket closed: its seat is away from now on (the stand-in's grace runs)."""
+        if conn.hint_task is not None:
+            conn.hint_task.cancel()
+        t.spectators.discard(conn)
+        if conn.seat is not None:
+            s = t.seats[conn.seat]
+            s.conns.discard(conn)
+            if not s.conns and self.svc.tables.get(t.id) is t:
+                s.away_since = time.monotonic()
+                t.idle_since = time.monotonic()
+                broadcast(t)
+                self.svc.scheduler.schedule(t)

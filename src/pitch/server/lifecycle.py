@@ -1,0 +1,353 @@
+"""Table lifecycle: new tables and rematches, finding, adopting and letting go of
+tables, restoring them at start-up, and evicting idle ones from memory.
+
+A table is *live* here (``TableService.tables``) once someone plays, joins or claims
+at it and this process owns it in the store; tables only read sit in a bounded cache.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from pitch.engine import PitchError, Rules, preset
+from pitch.server.errors import ServiceError
+from pitch.server.live import LiveTable, Seat
+from pitch.server.play import broadcast
+from pitch.server.protocol import error
+from pitch.server.schemas import CreateTable, SeatPlan, TableOptions
+from pitch.store import StaleWrite
+
+if TYPE_CHECKING:
+    from pitch.server.service import TableService
+
+log = logging.getLogger("pitch.server")
+
+_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: codes are read aloud
+
+
+def new_table_id() -> str:
+    return "".join(secrets.choice(_ALPHABET) for _ in range(10))
+
+
+def build_rules(req: CreateTable) -> Rules:
+    try:
+        base = preset(req.preset).to_dict() if req.preset else {}
+        base.update(req.rules)
+        unknown = set(req.rules) - set(Rules().to_dict())
+        if unknown:
+            raise ServiceError(422, f"unknown rules fields: {', '.join(sorted(unknown))}")
+        return Rules.from_dict(base)
+    except PitchError as e:
+        raise ServiceError(422, str(e)) from None
+    except TypeError as e:
+        raise ServiceError(422, f"bad rules: {e}") from None
+
+
+class Lifecycle:
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+        self._cached_at: dict[str, float] = {}
+        """When each cached table was read: unfinished ones are read again after 1 s."""
+        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------ start and stop
+
+    async def resume(self) -> None:
+        """Bring back every unfinished table of this process exactly where it was."""
+        svc = self.svc
+        ids = await svc.run_db(svc.repo.unfinished)
+        for tid in ids:
+            stored = await svc.run_db(svc.repo.load, tid)
+            if stored is None:
+                continue
+            try:
+                t = LiveTable.from_stored(stored)
+            except (PitchError, AssertionError) as e:  # a corrupt table must not stop the rest
+                log.error("table %s cannot be restored: %s", tid, e)
+                continue
+            svc.tables.setdefault(tid, t)
+            svc.scheduler.schedule(svc.tables[tid])
+        log.info("restored %d tables", len(svc.tables))
+
+    def start_sweeping(self) -> None:
+        self._sweeper = asyncio.create_task(self._sweep())
+
+    def stop(self) -> None:
+        if self._sweeper:
+            self._sweeper.cancel()
+        for t in self.svc.tables.values():
+            if t.timer:
+                t.timer.cancel()
+
+    async def _sweep(self) -> None:
+        """Tables nobody is connected to and no bot or timer is waiting on leave memory
+        after a while; they stay in the database and come back on first use."""
+        while True:
+            await asyncio.sleep(30)
+            self._evict_idle(time.monotonic(), self.svc.settings.idle_evict_seconds)
+
+    def make_room(self) -> None:
+        """Room for one more live table: idle ones leave memory first (they come back
+        from the store); 503 if every live table is in use."""
+        tables, cap = self.svc.tables, self.svc.settings.max_live_tables
+        if len(tables) >= cap:
+            self._evict_idle(time.monotonic(), 0.0)
+        if len(tables) >= cap:
+            raise ServiceError(503, "the server is full; try again later")
+
+    def _evict_idle(self, now: float, older_than: float) -> None:
+        tables = self.svc.tables
+        for tid, t in list(tables.items()):
+            if (
+                not t.spectators
+                and not any(s.conns for s in t.seats)
+                and (t.timer is None or t.timer.done())
+                and not t.lock.locked()
+                and now - t.idle_since >= older_than
+            ):
+                del tables[tid]
+
+    # ------------------------------------------------------------ new tables
+
+    async def create(self, req: CreateTable, creator: str) -> LiveTable:
+        rules = build_rules(req)
+        plan = req.seats or []
+        if not plan:
+            plan = [SeatPlan() for _ in range(rules.players)]
+        if len(plan) != rules.players:
+            raise ServiceError(
+                422, f"R1.1: the seat plan has {len(plan)} seats for {rules.players} players"
+            )
+        if not any(p.kind == "human" for p in plan):
+            raise ServiceError(422, "a table needs at least one human seat")
+        seats = [Seat.fresh(p.kind, p.bot or "random") for p in plan]
+        return await self.create_table(rules, req.options, seats, creator)
+
+    async def create_table(
+        self, rules: Rules, options: TableOptions, seats: list[Seat], creator: str
+    ) -> LiveTable:
+        """A new table for ``creator``, within the server's and the client's limits."""
+        svc = self.svc
+        self.make_room()
+        n_open = await svc.run_db(svc.repo.open_tables_of, creator)
+        limit = svc.settings.max_open_tables_per_client
+        if n_open >= limit:
+            raise ServiceError(
+                429,
+                f"you have {n_open} unfinished tables from the last day; finish or leave "
+                f"some first (My tables, in the lobby; limit {limit})",
+            )
+        first_dealer = secrets.randbelow(rules.players)  # R2.4
+        return await self._new_table(rules, options, seats, first_dealer, creator)
+
+    async def _new_table(
+        self,
+        rules: Rules,
+        options: TableOptions,
+        seats: list[Seat],
+        first_dealer: int,
+        creator: str,
+        rematch_of: str | None = None,
+    ) -> LiveTable:
+        svc = self.svc
+        tid = new_table_id()
+        await svc.run_db(
+            svc.repo.create,
+            table_id=tid,
+            creator=creator,
+            rules=rules.to_dict(),
+            options=options.model_dump(),
+            first_dealer=first_dealer,
+            seats=[(s.kind, s.bot) for s in seats],
+            rematch_of=rematch_of,
+        )
+        t = LiveTable(
+            id=tid,
+            rules=rules,
+            options=options,
+            first_dealer=first_dealer,
+            seats=seats,
+            created_at=datetime.now(UTC),
+        )
+        # Cached, not live: behind a proxy another process may serve it (the one its
+        # id hashes to), and whoever makes it live adopts it first (``_adopt``).
+        svc.cache[tid] = t
+        self._cached_at[tid] = time.monotonic()
+        return t
+
+    async def rematch(self, table_id: str, token: str, creator: str) -> tuple[str, int, str]:
+        try:
+            return await self._rematch(table_id, token, creator)
+        except ServiceError as e:
+            old = self.svc.tables.get(table_id) or self.svc.cache.get(table_id)
+            if e.status != 404 or old is None or old.rematch is None:
+                raise
+            old.rematch = None  # its players all left it, and it was deleted: again
+            return await self._rematch(table_id, token, creator)
+
+    async def _rematch(self, table_id: str, token: str, creator: str) -> tuple[str, int, str]:
+        """The player whose seat ``token`` holds at a finished table plays again: the
+        first to ask makes the rematch (same rules, options and seat plan; the deal
+        passes to the next seat, R2.4), each asker takes their own seat in it under
+        the same name. Answer: the rematch's id, the seat, the new seat token."""
+        svc = self.svc
+        old = await self.find(table_id, live=True)
+        async with old.lock:
+            seat = next((i for i, s in enumerate(old.seats) if s.has_token(token)), None)
+            if seat is None:
+                raise ServiceError(403, "no seat at this table is held by that token")
+            if old.status != "over":
+                raise ServiceError(409, "the game is not over yet")
+            if old.rematch is None:
+                self.make_room()
+                # A seat a stranger took over from a quick-play bot is simply theirs now.
+                seats = [Seat.fresh(s.kind, s.bot) for s in old.seats]
+                dealer = (old.first_dealer + 1) % old.rules.players
+                try:
+                    new = await self._new_table(
+                        old.rules, old.options, seats, dealer, creator, rematch_of=old.id
+                    )
+                except StaleWrite:  # another process made it: read the link back
+                    stored = await svc.run_db(svc.repo.load, old.id)
+                    if stored is None or stored.rematch is None:
+                        raise ServiceError(409, "try again") from None
+                    old.rematch = stored.rematch
+                else:
+                    old.rematch = new.id
+                    broadcast(old)  # the others see the rematch offered
+            new_id = old.rematch
+            name = old.seats[seat].name or f"Player {seat + 1}"
+        return new_id, seat, await svc.seats.claim(new_id, seat, name)
+
+    # ------------------------------------------------------------ finding tables
+
+    async def find(self, table_id: str, *, live: bool = False) -> LiveTable:
+        """The table, from memory or the store. Reads (``live=False``) go through a
+        bounded cache and never count as live tables; a table someone joins or claims
+        a seat at (``live=True``) becomes live, if the server has room."""
+        svc = self.svc
+        t = svc.tables.get(table_id)
+        if t is not None:
+            return t
+        if live:
+            return await self._adopt(table_id)
+        t = svc.cache.get(table_id)
+        now = time.monotonic()
+        if t is not None and t.status != "over" and now - self._cached_at.get(table_id, 0) > 1:
+            t = None  # another process may be playing it (behind a proxy): read it again
+        if t is None:
+            if len(table_id) > 32:
+                raise ServiceError(404, "no such table")
+            t = await self._load(table_id)
+            if t is None:
+                raise ServiceError(404, "no such table")
+            self._cached_at[table_id] = now
+            t = svc.tables.get(table_id) or t  # made live while we loaded it
+        if table_id not in svc.tables:
+            svc.cache[table_id] = t
+            svc.cache.move_to_end(table_id)
+            while len(svc.cache) > svc.settings.max_cached_tables:
+                self._cached_at.pop(svc.cache.popitem(last=False)[0], None)
+        return t
+
+    async def _adopt(self, table_id: str) -> LiveTable:
+        """Make a table live here: ours in the store first (adopted from a dead owner,
+        or handed over by a live one), then loaded afresh, since a cached copy may
+        predate another process's moves."""
+        svc = self.svc
+        if len(table_id) > 32:
+            raise ServiceError(404, "no such table")
+        self.make_room()
+        owned = await svc.owners.own(svc.run_db, table_id)
+        if owned is None:
+            raise ServiceError(404, "no such table")
+        if owned == "busy":
+            raise ServiceError(503, "the table is moving to this server; try again")
+        t = svc.tables.get(table_id)
+        if t is None and owned == "new":
+            t = svc.cache.get(table_id)  # made here (``_new_table``) and never changed
+        if t is None:
+            t = await self._load_once(table_id)
+        if t is None:
+            raise ServiceError(404, "no such table")
+        svc.cache.pop(table_id, None)
+        if svc.tables.setdefault(table_id, t) is t:
+            svc.scheduler.schedule(t)  # an adopted table's bots and timers go on here
+        return svc.tables[table_id]
+
+    async def _load(self, table_id: str) -> LiveTable | None:
+        """One load per table at a time, so two requests never make two copies."""
+        pending = self._loading.get(table_id)
+        if pending is None:
+            pending = asyncio.ensure_future(self._load_once(table_id))
+            self._loading[table_id] = pending
+            pending.add_done_callback(lambda _f: self._loading.pop(table_id, None))
+        return await asyncio.shield(pending)
+
+    async def _load_once(self, table_id: str) -> LiveTable | None:
+        stored = await self.svc.run_db(self.svc.repo.load, table_id)
+        if stored is None:
+            return None
+        try:
+            return LiveTable.from_stored(stored)
+        except (PitchError, AssertionError) as e:
+            log.error("table %s cannot be restored: %s", table_id, e)
+            return None
+
+    # ------------------------------------------------------------ letting go
+
+    def let_go(self, t: LiveTable) -> None:
+        """Forget a table another process serves now: no more moves from here, and
+        its sockets are closed so that their clients reconnect (through the proxy,
+        to the new owner)."""
+        svc = self.svc
+        if t.timer is not None:
+            t.timer.cancel()
+            t.timer = None
+        if svc.tables.get(t.id) is t:
+            del svc.tables[t.id]
+        svc.cache.pop(t.id, None)
+        for c in [*t.spectators, *(c for s in t.seats for c in s.conns)]:
+            c.close()
+
+    async def hand_over(self, table_id: str, to: str) -> None:
+        """Another live process is asked for this table (the proxy routes it there)."""
+        svc = self.svc
+        t = svc.tables.get(table_id) or svc.cache.get(table_id)
+        if t is None:
+            await svc.run_db(svc.owners.store.hand_over, table_id, to)
+            return
+        async with t.lock:  # no commit of ours in flight
+            self.let_go(t)
+            await svc.run_db(svc.owners.store.hand_over, table_id, to)
+        log.info("table %s handed over to %s", table_id, to)
+
+    async def lease_lost(self) -> None:
+        """The lease ran out (this process was stopped, or cut off from the database):
+        others may have adopted any table, so every copy in memory goes."""
+        for t in list(self.svc.tables.values()):
+            self.let_go(t)
+        self.svc.cache.clear()
+
+    def abandon(self, t: LiveTable) -> None:
+        """Forget a table whose rows :meth:`TableRepo.leave` deleted: no more moves, and
+        whoever still watches it is told and let go."""
+        svc = self.svc
+        if t.timer is not None:
+            t.timer.cancel()
+            t.timer = None
+        svc.tables.pop(t.id, None)
+        svc.cache.pop(t.id, None)
+        for other in (*svc.tables.values(), *svc.cache.values()):
+            if other.rematch == t.id:  # the store cleared the link too (TableRepo.leave)
+                other.rematch = None
+        for c in list(t.spectators):
+            c.send(error("no_table", "the table was abandoned: no player holds a seat"))
+            c.close()
+        t.spectators.clear()

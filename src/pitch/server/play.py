@@ -1,0 +1,134 @@
+"""The play pipeline: an action is validated by the engine, committed to the store,
+and only then broadcast.
+
+Every change happens under the table's lock, in that order; if the commit fails the
+table is rebuilt from the store, so memory never runs ahead of what is stored.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from pitch.engine import ActionParseError, IllegalActionError, PitchError, parse_action
+from pitch.server.live import Conn, LiveTable, deal_if_needed
+from pitch.server.protocol import Act, error
+from pitch.server.table_json import state_texts
+from pitch.store import Append, EventRow
+
+if TYPE_CHECKING:
+    from pitch.server.service import TableService
+
+log = logging.getLogger("pitch.server")
+
+
+def check_turn(t: LiveTable, seat: int, seq: int | None) -> dict[str, object] | None:
+    """The ``error`` message if ``seat`` may not act now (at ``seq``, if given)."""
+    st = t.state
+    if st is None:
+        return error("not_started")
+    if st.is_terminal():
+        return error("game_over")
+    if seq is not None and seq != t.seq:
+        return error("stale", seq=t.seq)
+    if st.current_player() != seat:
+        return error("not_your_turn", turn=st.current_player())
+    return None
+
+
+def broadcast(t: LiveTable) -> None:
+    """Send everyone at the table its ``state`` as of now: each seat its own view,
+    spectators the public one."""
+    texts = state_texts(t)
+    for i, s in enumerate(t.seats):
+        if s.conns:
+            text = texts.text(i)
+            for c in s.conns:
+                c.send_text(text)
+    if t.spectators:
+        text = texts.text(None)
+        for c in t.spectators:
+            c.send_text(text)
+
+
+class Play:
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+
+    async def act(self, t: LiveTable, conn: Conn, msg: Act) -> None:
+        """A player's ``act`` message, from its seated connection."""
+        assert conn.seat is not None
+        if isinstance(msg.action, int):
+            action = msg.action
+        else:
+            try:
+                action = parse_action(msg.action)
+            except ActionParseError as e:
+                conn.send(error("bad_action", str(e)))
+                return
+        async with t.lock:
+            err = check_turn(t, conn.seat, msg.seq)
+            if err is not None:
+                conn.send(err)
+                return
+            await self.apply(t, conn.seat, action, "player", conn)
+
+    async def apply(
+        self, t: LiveTable, seat: int, action: int, by: str, conn: Conn | None = None
+    ) -> None:
+        """Validate with the engine, commit, then broadcast. Call under ``t.lock``.
+
+        The action is applied to a copy: until the commit returns, the table (and any
+        broadcast that a connecting player triggers meanwhile) shows the stored state."""
+        svc = self.svc
+        assert t.state is not None
+        st = t.state.copy()
+        try:
+            st.apply(action)
+        except IllegalActionError as e:
+            if conn is not None:
+                conn.send(error(e.rule, str(e), rule=e.rule, legal=list(e.legal)))
+            return
+        except PitchError as e:
+            if conn is not None:
+                conn.send(error("bad_action", str(e)))
+            return
+        events = [EventRow(kind="action", seat=seat, action=action, by=by)]
+        deal = deal_if_needed(st)
+        if deal is not None:
+            events.append(deal)
+        over = st.is_terminal()
+        if not svc.owners.valid():  # the store would refuse it too (owner): spare it
+            if conn is not None:
+                conn.send(error("server_busy"))
+            return
+        try:
+            await svc.commits.append(
+                Append(t.id, t.seq, events, "over" if over else "playing", st.winner)
+            )
+        except Exception:
+            log.exception("could not store an action of table %s; rebuilding it", t.id)
+            await self._reload(t)
+            if conn is not None:
+                conn.send(error("server_busy"))
+            return
+        t.state = st
+        t.seq += len(events)
+        t.last = {"seat": seat, "action": action, "by": by}
+        t.turn_started = t.idle_since = time.monotonic()
+        if over:
+            t.status = "over"
+        elif deal is not None and any(x.pending for x in t.seats):
+            await svc.quick.arrive(t)  # a new hand: strangers take their bot seats
+        svc.scheduler.schedule(t)
+        broadcast(t)
+
+    async def _reload(self, t: LiveTable) -> None:
+        svc = self.svc
+        stored = await svc.run_db(svc.repo.load, t.id)
+        if stored is not None and stored.owner != svc.repo.owner:
+            svc.lifecycle.let_go(t)  # adopted or handed over: the new owner has it
+        elif stored is not None:
+            fresh = LiveTable.from_stored(stored)
+            t.state, t.seq, t.status, t.last = fresh.state, fresh.seq, fresh.status, fresh.last

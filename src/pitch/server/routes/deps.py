@@ -1,0 +1,113 @@
+"""What the routes share: the service, the client's identity and its rate limits,
+the invite links' base, and the path and error shapes of the OpenAPI document."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Annotated, Any, cast
+
+from fastapi import Depends, Request
+from fastapi import Path as PathParam
+from starlette.requests import HTTPConnection
+
+from pitch.server.errors import ServiceError
+from pitch.server.limits import KeyedBuckets, client_key
+from pitch.server.schemas import Problem
+from pitch.server.service import TableService
+from pitch.server.settings import Settings
+
+TableId = Annotated[str, PathParam(min_length=1, max_length=32, pattern=r"^[a-z0-9]+$")]
+ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": Problem},
+    403: {"model": Problem},
+    409: {"model": Problem},
+    422: {"model": Problem},
+    429: {"model": Problem},
+}
+_HOST = re.compile(
+    r"(?:[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?"
+)
+
+
+def _buckets(per_minute: float) -> KeyedBuckets:
+    return KeyedBuckets(rate=per_minute / 60.0, burst=max(1.0, per_minute))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-client rates of the costly requests (``app.state.limits``)."""
+
+    creations: KeyedBuckets
+    checks: KeyedBuckets
+
+    @classmethod
+    def of(cls, settings: Settings) -> Limits:
+        return cls(
+            creations=_buckets(settings.table_creations_per_minute),
+            checks=_buckets(settings.record_checks_per_minute),
+        )
+
+
+def get_service(conn: HTTPConnection) -> TableService:
+    return cast(TableService, conn.app.state.service)
+
+
+def get_client(conn: HTTPConnection) -> str:
+    """Who is asking, for limits and table ownership: the client's address, keyed."""
+    return client_key(conn.client.host if conn.client else None)
+
+
+Service = Annotated[TableService, Depends(get_service)]
+Client = Annotated[str, Depends(get_client)]
+
+
+class Limit:
+    """One client's rate limit for one kind of request. The route takes it with
+    :meth:`take` once FastAPI has validated the request: a dependency runs before
+    that, and a malformed request must not spend the client's allowance."""
+
+    def __init__(self, buckets: KeyedBuckets, client: str, refusal: str) -> None:
+        self._buckets, self._client, self._refusal = buckets, client, refusal
+
+    def take(self) -> None:
+        if not self._buckets.take(self._client):
+            raise ServiceError(429, self._refusal)
+
+
+def _limits(conn: HTTPConnection) -> Limits:
+    return cast(Limits, conn.app.state.limits)
+
+
+def creation_limit(conn: HTTPConnection, who: Client) -> Limit:
+    return Limit(_limits(conn).creations, who, "too many tables created; wait a minute")
+
+
+def check_limit(conn: HTTPConnection, who: Client) -> Limit:
+    return Limit(_limits(conn).checks, who, "too many records checked; wait a minute")
+
+
+CreationLimit = Annotated[Limit, Depends(creation_limit)]
+CheckLimit = Annotated[Limit, Depends(check_limit)]
+
+
+def get_base_url(req: Request, svc: Service) -> str:
+    """Invite links' base: ``--public-url``, else the address the client used if it
+    is a plain host[:port] (never arbitrary text from a ``Host`` header), else the
+    address the server listens on."""
+    public = svc.settings.public_url
+    if public:
+        return public.rstrip("/")
+    host = req.headers.get("host", "")
+    if not _HOST.fullmatch(host):
+        server = req.scope.get("server") or ("127.0.0.1", 8000)
+        host = f"{server[0]}:{server[1]}"
+    return f"{req.url.scheme}://{host}"
+
+
+BaseUrl = Annotated[str, Depends(get_base_url)]
+
+
+def ws_url(base: str, table_id: str) -> str:
+    """The table socket's address, for a seat's holder."""
+    return f"{base.replace('http', 'ws', 1)}/ws/tables/{table_id}"

@@ -1,0 +1,39 @@
+"""Pages outside the API: the API docs, the fairness note, and the web client's
+own paths (an invite link, the rules)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, HTMLResponse
+
+from pitch.server.fairness import FAIRNESS_HTML
+from pitch.server.routes.deps import TableId
+
+STATIC = Path(__file__).parent.parent / "static"
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/docs")
+async def docs() -> FileResponse:
+    """Swagger UI, from the files of the fastapi-offline package (no CDN)."""
+    return FileResponse(STATIC / "docs.html")
+
+
+@router.get("/fairness", response_class=HTMLResponse)
+async def fairness() -> str:
+    return FAIRNESS_HTML
+
+
+@router.get("/t/{table_id}")
+async def invite(table_id: TableId) -> FileResponse:
+    """Invite links open the web client, which reads the table id from the path."""
+    return FileResponse(STATIC / "index.html")
+
+
+@router.get("/rules")
+async def rules_page() -> FileResponse:
+    """The rules are a page of the web client too (its router shows them)."""
+    return FileResponse(STATIC / "index.html")

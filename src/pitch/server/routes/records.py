@@ -1,0 +1,75 @@
+"""Game records: a finished game's record, checking record files, game lists."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter
+from fastapi import Path as PathParam
+from fastapi.responses import JSONResponse
+
+from pitch.server.live import hash_token
+from pitch.server.records_check import check_records
+from pitch.server.routes.deps import ERRORS, CheckLimit, Service, TableId
+from pitch.server.schemas import (
+    GameListItem,
+    MyTables,
+    RecordProblem,
+    RecordsChecked,
+    RecordsIn,
+)
+from pitch.server.table_json import finished_record
+from pitch.store import GameSummary
+
+router = APIRouter(tags=["records"])
+
+
+def _items(rows: list[GameSummary]) -> list[GameListItem]:
+    return [
+        GameListItem(
+            table=r.table_id,
+            seat=r.seat,
+            status=r.status,
+            winner=r.winner,
+            names=list(r.names),
+            created_at=r.created_at,
+            updated_at=r.updated_at,
+        )
+        for r in rows
+    ]
+
+
+@router.get("/api/tables/{table_id}/record", responses=ERRORS)
+async def record(table_id: TableId, svc: Service) -> JSONResponse:
+    """A finished game's record in the engine's record format (``pitch verify``)."""
+    rec = finished_record(await svc.lifecycle.find(table_id))
+    return JSONResponse(
+        rec, headers={"Content-Disposition": f'attachment; filename="pitch-{table_id}.json"'}
+    )
+
+
+@router.post("/api/records/verify", responses=ERRORS)
+async def verify_records(body: RecordsIn, limit: CheckLimit) -> RecordsChecked:
+    """Replay game records by the rules, as ``pitch verify`` does. The answer holds
+    the records that follow them, rebuilt by the engine (the replay viewer shows
+    only these), and the first problem of each that does not."""
+    limit.take()
+    good, bad = await asyncio.to_thread(check_records, body.records)
+    return RecordsChecked(records=good, problems=[RecordProblem(**b) for b in bad])
+
+
+@router.get("/api/players/{name}/games")
+async def games(
+    name: Annotated[str, PathParam(min_length=1, max_length=32)], svc: Service
+) -> list[GameListItem]:
+    """Recent *finished* games where a seat was claimed under this display name (a
+    name is no secret: open tables are found with their seat tokens, below)."""
+    return _items(await svc.run_db(svc.repo.games_of, name))
+
+
+@router.post("/api/my/tables")
+async def my_tables(body: MyTables, svc: Service) -> list[GameListItem]:
+    """The tables whose seat tokens the client holds (its own, in any state)."""
+    pairs = [(s.table, hash_token(s.token)) for s in body.seats]
+    return _items(await svc.run_db(svc.repo.games_with_tokens, pairs))

@@ -1,0 +1,114 @@
+"""Seat claims: taking an open human seat, and leaving one (freed or resigned).
+
+Quick play's seats (bot seats that strangers take over) are in :mod:`quickplay`.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import TYPE_CHECKING
+
+from pitch.engine import GameState
+from pitch.server.errors import ServiceError
+from pitch.server.live import deal_if_needed, hash_token
+from pitch.server.play import broadcast
+from pitch.server.schemas import LeftTable
+from pitch.store import EventRow, StaleWrite
+
+if TYPE_CHECKING:
+    from pitch.server.service import TableService
+
+
+class SeatClaims:
+    def __init__(self, svc: TableService) -> None:
+        self.svc = svc
+
+    async def claim(self, table_id: str, seat: int, name: str) -> str:
+        """Take the open human ``seat`` under ``name``; the answer is its token. The
+        claim that fills the table starts the game (its first deal)."""
+        svc = self.svc
+        t = await svc.lifecycle.find(table_id, live=True)
+        if not 0 <= seat < len(t.seats):
+            raise ServiceError(404, f"R1.3: seats are 0..{len(t.seats) - 1}")
+        async with t.lock:
+            s = t.seats[seat]
+            if s.kind != "human":
+                raise ServiceError(409, f"seat {seat} is a bot's")
+            if s.token_hash is not None:
+                raise ServiceError(409, f"seat {seat} is taken")
+            token = secrets.token_urlsafe(32)
+            th = hash_token(token)
+            last = all(x.claimed or x is s for x in t.seats)
+            start: EventRow | None = None
+            # The game (if this seat completes the table) is built aside and becomes
+            # visible only once stored: a broadcast meanwhile must not show it.
+            state: GameState | None = None
+            if last:
+                state = GameState(t.rules, dealer=t.first_dealer)
+                start = deal_if_needed(state)
+            try:
+                await svc.run_db(svc.repo.claim, t.id, seat, name=name, token_hash=th, start=start)
+            except StaleWrite:
+                raise ServiceError(409, f"seat {seat} is taken") from None
+            s.name, s.token_hash = name, th
+            s.away_since = time.monotonic()
+            if state is not None:
+                t.state, t.seq, t.status = state, 1, "playing"
+                t.turn_started = time.monotonic()
+            broadcast(t)
+            svc.scheduler.schedule(t)
+            return token
+
+    async def leave(self, table_id: str, token: str, client: str) -> LeftTable:
+        """The player whose seat ``token`` holds leaves the table: at a table still
+        waiting for players the seat is open again; in a game under way they resign and
+        the table's ``substitute`` bot plays the seat for good. Either way the table
+        stops counting to ``client``'s unfinished tables if ``client`` created it. A
+        table where no player holds a seat any more is abandoned: deleted."""
+        svc = self.svc
+        t = await svc.lifecycle.find(table_id, live=True)
+        async with t.lock:
+            seat = next((i for i, s in enumerate(t.seats) if s.has_token(token)), None)
+            if seat is None:
+                raise ServiceError(403, "no seat at this table is held by that token")
+            if t.status == "over":
+                raise ServiceError(409, "the game is over: there is no seat to leave")
+            s = t.seats[seat]
+            if s.pending:  # a quick-play claim that has not begun: simply withdrawn
+                await svc.quick.drop(t, seat)
+                broadcast(t)
+                return LeftTable(table=t.id, seat=seat, left="freed", status="playing")
+            resign = t.status == "playing"
+            bot = t.options.substitute if resign else None
+            assert s.token_hash is not None
+            try:
+                abandoned = await svc.run_db(
+                    svc.repo.leave, t.id, seat, token_hash=s.token_hash, client=client, bot=bot
+                )
+            except StaleWrite:
+                raise ServiceError(409, f"seat {seat} changed meanwhile; try again") from None
+            for c in list(s.conns):  # the player's other pages watch from now on
+                if c.hint_task is not None:
+                    c.hint_task.cancel()
+                c.seat, c.spectator = None, True
+                t.spectators.add(c)
+            s.conns.clear()
+            s.token_hash, s.away_since = None, None
+            if resign:
+                s.kind, s.bot = "bot", bot
+            else:
+                s.name = None
+            if abandoned:
+                svc.lifecycle.abandon(t)
+            else:
+                t.idle_since = time.monotonic()
+                broadcast(t)
+                svc.scheduler.schedule(t)
+        status = "abandoned" if abandoned else t.status
+        return LeftTable(
+            table=t.id,
+            seat=seat,
+            left="resigned" if resign else "freed",
+            status=status,  # type: ignore[arg-type]
+        )
