@@ -17,7 +17,7 @@ from pitch.engine import GameState, Rules, action_str, parse_action
 from pitch.engine.actions import BID_BASE
 from pitch.engine.cards import SUIT_OF
 from pitch.engine.state import BID, DEAL, PLAY
-from tests.engine.helpers import dealt, play
+from tests.support.deals import dealt, play
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = (ROOT / "src/pitch/bots/explain.py").read_text(encoding="utf-8")

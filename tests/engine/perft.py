@@ -18,7 +18,7 @@ from tests.engine import referee
 
 def engine_state(case: Mapping[str, Any]) -> Any:
     from pitch.engine import GameState, Rules, parse_action
-    from tests.engine.helpers import cards
+    from tests.support.deals import cards
 
     s = GameState(Rules.from_dict(case["rules"]), dealer=case["dealer"])
     if "deal" in case:

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from pitch.engine import BID, BID_BASE, DEAL, PLAY, GameState, Rules
 from pitch.engine.fast import random_bid_value, random_hands, random_playout
-from tests.engine.helpers import snapshot
 from tests.engine.test_properties import TABLES
 from tests.engine.test_views import midgame
+from tests.support.deals import snapshot
 
 
 def slow_playout(state: GameState, rng: random.Random) -> tuple[int, ...]:

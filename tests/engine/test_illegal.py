@@ -10,8 +10,8 @@ import pytest
 
 from pitch.engine import BID, PLAY, IllegalActionError, PitchError, Rules, parse_action, parse_card
 from pitch.engine.state import GameState
-from tests.engine.helpers import dealt, play, snapshot
 from tests.engine.test_rules import D4, D4_AUCTION, D4_TRICKS, nine_points_set_back
+from tests.support.deals import dealt, play, snapshot
 
 
 def fresh() -> GameState:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pitch.engine import DEAL, OVER, PLAY, PRESETS, Rules, RulesError, preset
-from tests.engine.helpers import dealt, play
-from tests.engine.test_rules import D4, D4_AUCTION, D4_TRICKS, nine_points_set_back
+from tests.engine.test_rules import nine_points_set_back
+from tests.support.deals import D4, D4_AUCTION, D4_TRICKS, dealt, play
 
 
 def test_low_to_holder() -> None:

@@ -24,7 +24,7 @@ from pitch.engine import (
 )
 from tests.conftest import ALL_TABLES
 from tests.engine import referee
-from tests.engine.helpers import snapshot
+from tests.support.deals import snapshot
 
 TABLES = [
     *ALL_TABLES,

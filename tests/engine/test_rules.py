@@ -23,36 +23,19 @@ from pitch.engine import (
     parse_card,
 )
 from pitch.engine.state import GameState
-from tests.engine.helpers import cards, dealt, finish_hand, play, words
-
-# A fixed 4-player deal (dealer 0) whose whole hand is played out below by hand.
-D4 = [
-    "As Ks 2c 3c 4d 5d",  # seat 0 (dealer)
-    "Ah Kh Qh 6c 7c 8d",  # seat 1
-    "2h 3h 9c Tc 9d Td",  # seat 2
-    "Js 4s Jc Qc Jd Qd",  # seat 3
-]
-D4_AUCTION = ("bid 2", "pass", "pass", "pass")
-D4_TRICKS = (
-    ("Ah", "2h", "Js", "2c"),  # 1 leads: trump hearts; 2 must trump; 3, 0 are void
-    ("6c", "3h", "Qc", "3c"),  # 2 trumps although it holds clubs; the trump wins
-    ("9c", "Jc", "4d", "7c"),  # 0 is void in clubs, discards; Jc wins
-    ("Jd", "5d", "8d", "9d"),
-    ("4s", "As", "Kh", "Tc"),  # 1 trumps a spade lead
-    ("Qh", "Td", "Qd", "Ks"),
+from tests.support.deals import (
+    D4,
+    D4_AUCTION,
+    D4_TRICKS,
+    D4_WINNERS,
+    cards,
+    d4,
+    dealt,
+    finish_hand,
+    play,
+    play_d4,
+    words,
 )
-D4_WINNERS = (1, 2, 3, 3, 1, 1)
-
-
-def d4(rules: Rules | None = None) -> GameState:
-    return dealt(rules or Rules(), D4)
-
-
-def play_d4(rules: Rules | None = None) -> GameState:
-    s = play(d4(rules), *D4_AUCTION)
-    for t in D4_TRICKS:
-        play(s, *t)
-    return s
 
 
 def rule_of(excinfo: pytest.ExceptionInfo[IllegalActionError]) -> str:

@@ -18,6 +18,8 @@ from typing import Any
 import httpx
 import websockets
 
+from tests.support.tables import ws_url
+
 FAST_LIMITS = {
     "PITCH_WS_RATE": "2000",
     "PITCH_WS_BURST": "2000",
@@ -140,7 +142,7 @@ class Player:
 
     @property
     def ws_url(self) -> str:
-        return self.base.replace("http", "ws", 1) + f"/ws/tables/{self.table}"
+        return ws_url(self.base, self.table)
 
     async def play(self, *, stop: asyncio.Event | None = None, act: bool = True) -> dict[str, Any]:
         """Play until the game is over (or ``stop`` is set, or the server goes away);

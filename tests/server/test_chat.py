@@ -12,10 +12,11 @@ import httpx
 import websockets
 
 from tests.server.helpers import ServerProcess, claim, create_table
+from tests.support.tables import ws_url
 
 
 async def _open(base: str, table: str, hello: dict[str, Any]) -> Any:
-    ws = await websockets.connect(base.replace("http", "ws", 1) + f"/ws/tables/{table}")
+    ws = await websockets.connect(ws_url(base, table))
     await ws.send(json.dumps(hello))
     return ws
 

@@ -10,7 +10,6 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.conftest import db_url
 from tests.server.helpers import (
     Player,
     ServerProcess,
@@ -18,6 +17,7 @@ from tests.server.helpers import (
     record_actions,
     verify_with_cli,
 )
+from tests.support.databases import db_url
 
 
 def _seen_actions(players: list[Player]) -> list[tuple[int, str]]:

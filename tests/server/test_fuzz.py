@@ -14,6 +14,7 @@ import websockets
 
 from pitch.server.protocol import ERROR_CODES
 from tests.server.helpers import Player, ServerProcess, human_table
+from tests.support.tables import ws_url
 
 
 def hostile(rng: random.Random, token: str) -> str | bytes:
@@ -86,7 +87,7 @@ def test_hostile_messages_get_errors_and_other_tables_play_on(
     victim, vclaims = human_table(base)
     table, claims = human_table(base, target=5)
     players = [Player(base, table, c["token"], seed=i) for i, c in enumerate(claims)]
-    url = base.replace("http", "ws", 1) + f"/ws/tables/{victim}"
+    url = ws_url(base, victim)
 
     async def run() -> list[dict[str, int]]:
         fuzzers = [fuzz(url, vclaims[i]["token"], seed=i, count=700) for i in range(3)]

@@ -21,8 +21,9 @@ import httpx
 import pytest
 import websockets
 
-from tests.server.conftest import db_url
 from tests.server.helpers import Player, ServerProcess, claim, create_table
+from tests.support.databases import db_url
+from tests.support.tables import ws_url
 
 JSON = {"content-type": "application/json"}
 
@@ -190,7 +191,7 @@ def test_sigterm_while_a_bot_thinks_exits_fast_and_leaves_no_worker(make_server:
     t, token = two_seat_table(srv.base, "ismcts:time=2")
 
     async def until_bot_thinks() -> None:
-        async with websockets.connect(srv.base.replace("http", "ws") + f"/ws/tables/{t}") as ws:
+        async with websockets.connect(ws_url(srv.base, t)) as ws:
             await ws.send(json.dumps({"type": "auth", "token": token}))
             while True:
                 m = json.loads(await asyncio.wait_for(ws.recv(), 30))
@@ -301,7 +302,7 @@ def test_changes_must_be_json_from_this_site(server: ServerProcess) -> None:
 
 def test_sockets_from_other_sites_are_refused(server: ServerProcess) -> None:
     t = create_table(server.base)["id"]
-    url = server.base.replace("http", "ws") + f"/ws/tables/{t}"
+    url = ws_url(server.base, t)
 
     async def open_with(origin: str) -> str:
         try:

@@ -9,28 +9,14 @@ from pathlib import Path
 import pytest
 
 from pitch.server.schemas import CreateTable
-from pitch.server.service import TableService
-from pitch.server.settings import Settings
-from tests.server.conftest import DBS, db_url
-
-
-def _service(db: str, instance: str) -> TableService:
-    return TableService(Settings(db_url=db, instance=instance, bot_workers=1))
-
-
-async def _play_one_action(svc: TableService) -> str:
-    """A 2-player table, both seats claimed (the game starts), and no action yet."""
-    t = await svc.lifecycle.create(CreateTable(rules={"players": 2}), "client")
-    await svc.seats.claim(t.id, 0, "ann")
-    await svc.seats.claim(t.id, 1, "bob")
-    assert t.status == "playing"
-    return t.id
+from tests.support.databases import DBS, db_url
+from tests.support.tables import service, started_table
 
 
 async def _scenario(db: str) -> None:
-    a, b = _service(db, "a"), _service(db, "b")
-    mine_a = [await _play_one_action(a) for _ in range(2)]
-    mine_b = [await _play_one_action(b) for _ in range(3)]
+    a, b = service(db, "a"), service(db, "b")
+    mine_a = [await started_table(a) for _ in range(2)]
+    mine_b = [await started_table(b) for _ in range(3)]
     waiting = (await a.lifecycle.create(CreateTable(), "client")).id  # nobody served it yet
     moved = mine_a.pop()
     # While a holds its lease, b may read a's table but not write to it (the store
@@ -49,7 +35,7 @@ async def _scenario(db: str) -> None:
     await b.stop()
 
     # Both restart (as after kill -9: nothing but the database survives).
-    a2, b2 = _service(db, "a"), _service(db, "b")
+    a2, b2 = service(db, "a"), service(db, "b")
     await a2.start()
     await b2.start()
     try:

@@ -14,6 +14,7 @@ import httpx
 import websockets
 
 from tests.server.helpers import Player, ServerProcess, claim, create_table, verify_with_cli
+from tests.support.tables import ws_url
 
 
 def _leave(base: str, table: str, token: Any) -> httpx.Response:
@@ -25,10 +26,6 @@ def _mine(base: str, *claims: dict[str, Any]) -> list[dict[str, Any]]:
     r = httpx.post(f"{base}/api/my/tables", json={"seats": seats}, timeout=10)
     assert r.status_code == 200, r.text
     return list(r.json())
-
-
-def _ws(base: str, table: str) -> str:
-    return base.replace("http", "ws", 1) + f"/ws/tables/{table}"
 
 
 def test_leaving_a_waiting_table_opens_the_seat(server: ServerProcess) -> None:
@@ -72,7 +69,7 @@ def test_leaving_a_waiting_table_opens_the_seat(server: ServerProcess) -> None:
 
 async def _resign_while_connected(base: str, table: str, token: str) -> list[dict[str, Any]]:
     """Connect as the seat, resign over HTTP, then try to act on the old socket."""
-    async with websockets.connect(_ws(base, table)) as ws:
+    async with websockets.connect(ws_url(base, table)) as ws:
         await ws.send(json.dumps({"type": "auth", "token": token}))
         welcome = json.loads(await asyncio.wait_for(ws.recv(), 30))
         assert welcome["type"] == "welcome" and welcome["seat"] == 0
@@ -131,7 +128,7 @@ def test_resigning_hands_the_seat_to_the_substitute_for_good(
 
 
 async def _watch_until_error(base: str, table: str, token: str) -> dict[str, Any]:
-    async with websockets.connect(_ws(base, table)) as ws:
+    async with websockets.connect(ws_url(base, table)) as ws:
         await ws.send(json.dumps({"type": "spectate"}))
         while json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "state":
             pass

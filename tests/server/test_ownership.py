@@ -10,23 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from pitch.server.schemas import CreateTable
-from pitch.server.service import ServiceError, TableService
-from pitch.server.settings import Settings
+from pitch.server.service import ServiceError
 from pitch.store import Database
 from pitch.store.ownership import Ownership
-from tests.server.conftest import DBS, db_url
-
-
-def _service(db: str, instance: str, ttl: float = 1.0) -> TableService:
-    return TableService(Settings(db_url=db, instance=instance, bot_workers=1, lease_seconds=ttl))
-
-
-async def _started_table(svc: TableService) -> str:
-    t = await svc.lifecycle.create(CreateTable(rules={"players": 2}), "client")
-    await svc.seats.claim(t.id, 0, "ann")
-    await svc.seats.claim(t.id, 1, "bob")
-    return t.id
+from tests.support.databases import DBS, db_url
+from tests.support.tables import service, started_table
 
 
 def test_a_lease_taken_anew_cannot_be_renewed_by_the_old_holder(tmp_path: Path) -> None:
@@ -45,11 +33,11 @@ def test_a_lease_taken_anew_cannot_be_renewed_by_the_old_holder(tmp_path: Path) 
 
 
 async def _adopt_and_hand_over(db: str) -> None:
-    a, b = _service(db, "a"), _service(db, "b")
+    a, b = service(db, "a", lease_seconds=1.0), service(db, "b", lease_seconds=1.0)
     await a.start()
     await b.start()
     try:
-        tid = await _started_table(a)
+        tid = await started_table(a)
         # b is asked for a's table while a is alive (its lease never runs out): a
         # hands it over at a heartbeat.
         t = await b.lifecycle.find(tid, live=True)
@@ -77,11 +65,11 @@ def test_a_live_owner_hands_its_table_over(kind: str, tmp_path: Path) -> None:
 
 
 async def _lost_lease(db: str) -> None:
-    a, b = _service(db, "a"), _service(db, "b")
+    a, b = service(db, "a", lease_seconds=1.0), service(db, "b", lease_seconds=1.0)
     await a.start()
     await b.start()
     try:
-        tid = await _started_table(a)
+        tid = await started_table(a)
         t = a.tables[tid]
         assert t.state is not None
         # a stalls past its lease (as if stopped): it may not write, and b adopts.

@@ -16,8 +16,9 @@ import httpx
 import pytest
 import websockets
 
-from tests.server.conftest import db_url
 from tests.server.helpers import ServerProcess, choose, verify_with_cli
+from tests.support.databases import db_url
+from tests.support.tables import ws_url
 
 RULES = {"players": 2, "target": 11}  # more than one hand: someone can arrive
 
@@ -45,10 +46,6 @@ def _quick(base: str, name: str, **body: Any) -> httpx.Response:
     assert r.status_code == 200, r.text
     table = r.json()["table"]
     return httpx.post(f"{base}/api/tables/{table}/quickseat", json={"name": name}, timeout=20)
-
-
-def _ws(base: str, table: str) -> str:
-    return base.replace("http", "ws", 1) + f"/ws/tables/{table}"
 
 
 async def _until(ws: Any, pred: Any, seat: int | None = None, act: bool = False) -> dict[str, Any]:
@@ -80,7 +77,7 @@ def test_quick_play_fills_a_bot_seat_between_hands(quick_server: str, tmp_path: 
     assert info["seats"][1]["kind"] == "bot" and info["seats"][1]["open"] is True
 
     async def scenario() -> dict[str, Any]:
-        async with websockets.connect(_ws(base, t)) as ws_a:
+        async with websockets.connect(ws_url(base, t)) as ws_a:
             await ws_a.send(json.dumps({"type": "auth", "token": a["token"]}))
             # Ann plays until a bid is made: the hand is under way.
             await _until(
@@ -98,7 +95,7 @@ def test_quick_play_fills_a_bot_seat_between_hands(quick_server: str, tmp_path: 
             s1 = info["seats"][1]
             assert s1["kind"] == "bot" and s1["arriving"] == "Bob" and s1["name"] is None
             assert s1["open"] is False
-            async with websockets.connect(_ws(base, t)) as ws_b:
+            async with websockets.connect(ws_url(base, t)) as ws_b:
                 await ws_b.send(json.dumps({"type": "auth", "token": bob["token"]}))
                 hello = await _until(ws_b, lambda m: m["type"] == "welcome")
                 assert hello["role"] == "waiting" and hello["seat"] == 1

@@ -11,6 +11,7 @@ import httpx
 import websockets
 
 from tests.server.helpers import ServerProcess, claim, create_table, human_table
+from tests.support.tables import ws_url
 
 
 async def _exchange(url: str, *msgs: dict[str, Any], want: int) -> list[dict[str, Any]]:
@@ -23,14 +24,10 @@ async def _exchange(url: str, *msgs: dict[str, Any], want: int) -> list[dict[str
     return got
 
 
-def _ws(base: str, table: str) -> str:
-    return base.replace("http", "ws", 1) + f"/ws/tables/{table}"
-
-
 def test_wrong_and_foreign_tokens_are_refused(server: ServerProcess) -> None:
     base = server.base
     table, claims = human_table(base)
-    url = _ws(base, table)
+    url = ws_url(base, table)
     state = httpx.get(f"{base}/api/tables/{table}/state").json()
     turn = state["game"]["turn"]
     other = (turn + 1) % 4

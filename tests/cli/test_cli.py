@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from pitch.cli.main import app
 from pitch.engine import Rules, dumps, game_record
-from tests.engine.test_rules import D4_TRICKS, play_d4
+from tests.support.deals import D4_TRICKS, play_d4
 
 runner = CliRunner()
 

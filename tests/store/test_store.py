@@ -18,7 +18,7 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
     if request.param == "postgresql":
         if not os.environ.get("PITCH_TEST_PG_URL"):
             pytest.skip("PITCH_TEST_PG_URL is not set")
-        from tests.server.conftest import fresh_pg_database
+        from tests.support.databases import fresh_pg_database
 
         return Database(fresh_pg_database())
     return Database(f"sqlite:///{tmp_path / 's.db'}")

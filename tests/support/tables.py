@@ -1,0 +1,29 @@
+"""Tables for the server's tests: a service on a database, a started game, and the
+table socket's address."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pitch.server.schemas import CreateTable
+from pitch.server.service import TableService
+from pitch.server.settings import Settings
+
+
+def ws_url(base: str, table: str) -> str:
+    """The socket of ``table`` at the server whose HTTP address is ``base``."""
+    return base.replace("http", "ws", 1) + f"/ws/tables/{table}"
+
+
+def service(db: str, instance: str, **settings: Any) -> TableService:
+    """A table service (not started) as process ``instance`` on ``db``, one bot worker."""
+    return TableService(Settings(db_url=db, instance=instance, bot_workers=1, **settings))
+
+
+async def started_table(svc: TableService) -> str:
+    """A 2-player table, both seats claimed (the game starts), and no action yet."""
+    t = await svc.lifecycle.create(CreateTable(rules={"players": 2}), "client")
+    await svc.seats.claim(t.id, 0, "ann")
+    await svc.seats.claim(t.id, 1, "bob")
+    assert t.status == "playing"
+    return t.id
