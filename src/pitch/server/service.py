@@ -43,7 +43,7 @@ from pitch.server.protocol import Act, Auth, Chat, Hint, Ping, Spectate, Sync, e
 from pitch.server.quickplay import QuickSeats, is_open
 from pitch.server.schemas import CreateTable, LeftTable, SeatInfo, SeatPlan, TableOptions
 from pitch.server.settings import Settings
-from pitch.server.view_json import StateTexts
+from pitch.server.view_json import StateTexts, refusal_json
 from pitch.store import Append, ChatRow, Database, EventRow, InstanceLease, StaleWrite, TableRepo
 
 log = logging.getLogger("pitch.server")
@@ -814,7 +814,8 @@ class TableService:
             st.apply(action)
         except IllegalActionError as e:
             if conn is not None:
-                conn.send(error(e.rule, str(e), rule=e.rule, legal=list(e.legal)))
+                why = refusal_json(e.refusal)
+                conn.send(error(e.rule, str(e), rule=e.rule, legal=list(e.legal), refusal=why))
             return
         except PitchError as e:
             if conn is not None:
