@@ -273,10 +273,10 @@ def test_every_key_has_a_case() -> None:
 
 def test_english_fills_suits_and_cards() -> None:
     assert english(Refusal("R4.3", k.FOLLOW_SUIT, {"suit": 0, "trump": 2})) == (
-        "You must follow suit (clubs) or play a trump (hearts)."
+        "You must follow suit (clubs) or play a trump (hearts)"
     )
     assert english(Refusal("R4.2", k.NOT_IN_HAND, {"card": parse_card("Td")})) == (
-        "Td is not in your hand."
+        "Td is not in your hand"
     )
 
 

@@ -1,7 +1,8 @@
 """Why an action is refused, as data: the rule, a message key and its arguments.
 
-The key is the English message, a msgid the front ends translate (the terminal's
-``pitch.po``, the browser's ``web.po``) and fill from ``args``. Argument names say
+The key is the English message (a clause, without the rule id or a full stop), a msgid
+the front ends translate (the terminal's ``pitch.po``, the browser's ``web.po``), fill
+from ``args`` and follow with the rule. Argument names say
 how to show a value: ``suit`` and ``trump`` are suits 0..3, ``card`` is a card id,
 every other argument a plain number. The engine itself shows only the English text
 (``legality.english``), in :class:`~pitch.engine.errors.IllegalActionError`.
@@ -20,23 +21,21 @@ def N_(message: str) -> str:
     return message
 
 
-NOT_AN_ACTION: Final = N_("Actions are the numbers 0 to {last}.")
-NOT_YOUR_TURN: Final = N_("It is not your turn.")
-DEAL_FIRST: Final = N_("The cards must be dealt before the auction.")
-ALREADY_DEALT: Final = N_("That card is already dealt.")
-HAND_UNDER_WAY: Final = N_("A hand is already being dealt or played.")
-AUCTION_NOT_OVER: Final = N_("The auction is not over: bid or pass first.")
-DEALER_MUST_BID: Final = N_("Everyone else passed, so the dealer must bid at least 2.")
-LOWEST_BID: Final = N_("The lowest bid at this table is {min_bid}.")
-NO_STEAL: Final = N_(
-    "At this table the dealer may not steal the bid: bid more than {high} or pass."
-)
-BID_HIGHER: Final = N_("You must bid more than {high}, or pass.")
-AUCTION_OVER: Final = N_("The auction is over: play a card.")
-NOT_IN_HAND: Final = N_("{card} is not in your hand.")
-FOLLOW_SUIT: Final = N_("You must follow suit ({suit}) or play a trump ({trump}).")
-TRUMP_LED: Final = N_("Trump ({suit}) was led and you hold trump, so you must play trump.")
-GAME_OVER: Final = N_("The game is over.")
+NOT_AN_ACTION: Final = N_("Actions are the numbers 0 to {last}")
+NOT_YOUR_TURN: Final = N_("It is not your turn")
+DEAL_FIRST: Final = N_("The cards must be dealt before the auction")
+ALREADY_DEALT: Final = N_("That card is already dealt")
+HAND_UNDER_WAY: Final = N_("A hand is already being dealt or played")
+AUCTION_NOT_OVER: Final = N_("The auction is not over: bid or pass first")
+DEALER_MUST_BID: Final = N_("Everyone else passed, so the dealer must bid at least 2")
+LOWEST_BID: Final = N_("The lowest bid at this table is {min_bid}")
+NO_STEAL: Final = N_("At this table the dealer may not steal the bid: bid more than {high} or pass")
+BID_HIGHER: Final = N_("You must bid more than {high}, or pass")
+AUCTION_OVER: Final = N_("The auction is over: play a card")
+NOT_IN_HAND: Final = N_("{card} is not in your hand")
+FOLLOW_SUIT: Final = N_("You must follow suit ({suit}) or play a trump ({trump})")
+TRUMP_LED: Final = N_("Trump ({suit}) was led and you hold trump, so you must play trump")
+GAME_OVER: Final = N_("The game is over")
 
 KEYS: Final = (
     NOT_AN_ACTION,
