@@ -30,6 +30,7 @@ from pitch.engine import (
     cards_of,
     refusal,
 )
+from pitch.engine.records import award_cards
 from pitch.engine.refusals import CARD_ARGS, SUIT_ARGS
 
 PHASES = {DEAL: "deal", BID: "bid", PLAY: "play", OVER: "over"}
@@ -82,15 +83,7 @@ def _last_hand(h: HandRecord) -> dict[str, Any]:
         "trump": SUITS[h.trump] if h.trump is not None else None,
         "thrown_in": h.pitcher is None,
         "awards": r.awards if r else None,
-        "cards": (
-            {
-                "high": card_str(r.high_card) if r.high_card is not None else None,
-                "low": card_str(r.low_card) if r.low_card is not None else None,
-                "jack": card_str(r.jack_card) if r.jack_card is not None else None,
-            }
-            if r
-            else None
-        ),
+        "cards": award_cards(r) if r else None,
         "game_points": list(r.game_counts) if r else None,
         "won": list(r.won) if r else None,
         "made": r.made if r else None,
