@@ -133,7 +133,10 @@ class StateTexts:
     def __init__(self, top: dict[str, Any], state: GameState | None) -> None:
         self._top = _dumps(top)[:-1]  # drop the closing brace: fields follow
         self._state = state
-        self._game = None if state is None else _dumps(public_json(state.view(0)))[:-1]
+        # One view serves both: the public part is the same from every seat, and the
+        # seat to act (if any) also needs its own for its refusals.
+        self._view = None if state is None else state.view(_acting_or_0(state))
+        self._game = None if self._view is None else _dumps(public_json(self._view))[:-1]
         self._why: str | None = None
 
     def text(self, seat: int | None) -> str:
@@ -153,9 +156,13 @@ class StateTexts:
     def _refusals(self) -> str:
         """The refusals of the seat to act, built once for all its sockets."""
         if self._why is None:
-            assert self._state is not None
-            self._why = _dumps(refusals_json(self._state.view(self._state.to_act)))
+            assert self._view is not None
+            self._why = _dumps(refusals_json(self._view))
         return self._why
+
+
+def _acting_or_0(state: GameState) -> int:
+    return state.to_act if state.phase in (BID, PLAY) else 0
 
 
 # A seat's hand changes only when it plays, and the legal actions repeat a lot: the
