@@ -11,7 +11,9 @@ build step runs on a player's machine.
 
 Message ids are the English text of every ``t("...")`` call in ``static/js/*.js``,
 found with Babel's JavaScript extractor, and the message keys the server sends for the
-browser to translate (hint explanations: ``N_("...")`` in the modules of ``SERVER_KEYS``).
+browser to translate (hint explanations and the engine's refusals: ``N_("...")`` in the
+modules of ``SERVER_KEYS``). It also writes ``languages.json``, the languages the site
+offers, from :data:`pitch.i18n.LANGUAGE_NAMES` (the one list of them).
 """
 
 from __future__ import annotations
@@ -26,12 +28,15 @@ from babel.messages.extract import extract
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))  # this checkout's pitch, installed or not
+
+from pitch.i18n import LANGUAGE_NAMES, LANGUAGES  # noqa: E402
+
 JS = ROOT / "src/pitch/server/static/js"
 OUT = ROOT / "src/pitch/server/static/i18n"
 LOCALE = ROOT / "src/pitch/locale"
-LANGUAGES = ("en", "nb", "ru", "sv", "sq", "gl")
 DOMAIN = "web"
-SERVER_KEYS = (ROOT / "src/pitch/bots/explain.py",)
+SERVER_KEYS = (ROOT / "src/pitch/bots/explain.py", ROOT / "src/pitch/engine/refusals.py")
 """Python modules whose ``N_("...")`` keys reach the browser in messages."""
 
 
@@ -81,6 +86,12 @@ def render_json(lang: str) -> str:
     return json.dumps(catalog_json(lang), ensure_ascii=False, indent=1) + "\n"
 
 
+def render_languages() -> str:
+    """``languages.json``: ``[[code, name], ...]`` in the order the site lists them."""
+    langs = [[code, LANGUAGE_NAMES[code]] for code in LANGUAGES]
+    return json.dumps({"languages": langs}, ensure_ascii=False, indent=1) + "\n"
+
+
 def extract_into_po() -> None:
     """Add new msgids to every .po file (and mark vanished ones obsolete)."""
     template = Catalog(domain=DOMAIN)
@@ -107,9 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         extract_into_po()
     stale = []
     OUT.mkdir(parents=True, exist_ok=True)
-    for lang in LANGUAGES:
-        out = OUT / f"{lang}.json"
-        text = render_json(lang)
+    outputs = [(OUT / f"{lang}.json", render_json(lang)) for lang in LANGUAGES]
+    outputs.append((OUT / "languages.json", render_languages()))
+    for out, text in outputs:
         if out.exists() and out.read_text(encoding="utf-8") == text:
             continue
         if args.check:

@@ -237,6 +237,18 @@ def _check(record: object, out: list[str]) -> None:
             expect("game_points", h["game_points"], counts)
         if "made" in h:
             expect("made", h["made"], made)
+        if "award_cards" in h:  # the trumps that decided High, Low and Jack
+
+            def text(c: tuple[int, int] | None) -> str | None:
+                return None if c is None else RANKS[c[0]] + SUITS[c[1]]
+
+            jack_c = (RANKS.index("J"), trump)
+            decided = {
+                "high": text(trumps_in_play[-1]),
+                "low": text(trumps_in_play[0]),
+                "jack": text(jack_c if jack_c in holder else None),
+            }
+            expect("award_cards", h["award_cards"], decided)
         expect("delta", h["delta"], delta)
         expect("scores", h["scores"], scores)
         # R6.2: only the pitcher's side goes out, at the end of a hand it pitched.

@@ -201,6 +201,13 @@ def m_made(rec: Rec, rng: random.Random) -> int:
     return i
 
 
+def m_award_cards(rec: Rec, rng: random.Random) -> int:
+    i = played_hand(rec, rng)
+    cards = rec["hands"][i]["award_cards"]
+    cards["high"], cards["low"] = cards["low"], "2c" if cards["low"] != "2c" else "3c"
+    return i
+
+
 def m_winner(rec: Rec, rng: random.Random) -> None:
     rec["winner"] = other_side(rec, rec["winner"])
 
@@ -230,6 +237,7 @@ MUTATIONS: dict[str, tuple[Mutation, set[str]]] = {
     "scores": (m_scores, {"R5.6"}),
     "game_points": (m_game_points, {"R5.4"}),
     "made": (m_made, {"R5.6"}),
+    "award_cards": (m_award_cards, {"R5.1"}),
     "winner": (m_winner, {"R6.2"}),
 }
 
@@ -280,6 +288,7 @@ def test_thrown_in_hand_fields_are_checked() -> None:
     h = rec["hands"][i]
     assert h["bid"] is None and h["trump"] is None and h["tricks"] == []
     assert h["delta"] == [0] * 4 and "made" not in h and "game_points" not in h
+    assert "award_cards" not in h
     for field, value in (("pitcher", 0), ("trump", "h"), ("delta", [1, 0, 0, 0])):
         bad = copy.deepcopy(rec)
         bad["hands"][i][field] = value

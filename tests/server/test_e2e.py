@@ -79,8 +79,9 @@ def test_no_card_of_another_seat_is_sent_before_it_is_played(
                 deal = deals[g["hand_number"] - 1]
                 own = set(deal[p.seat]) if p.seat is not None else set()
                 played = _played(g)
-                # 'last' and 'last_hand' speak of cards already played (checked below).
-                cards = {s for s in _strings(g, {"last_hand"}) if CARD.match(s)}
+                # 'last', 'last_hand' and 'last_trick' speak of cards already played
+                # (checked below).
+                cards = {s for s in _strings(g, {"last_hand", "last_trick"}) if CARD.match(s)}
                 assert cards <= own | played, (p.seat, cards - own - played)
                 if p.seat is None:
                     assert g["hand"] is None and g["legal"] == []
@@ -90,5 +91,12 @@ def test_no_card_of_another_seat_is_sent_before_it_is_played(
                     prev = rec["hands"][g["hand_number"] - 2]
                     prev_played = {c for t in prev["tricks"] for c in t["cards"]}
                     assert {c for c in g["last_hand"]["cards"].values() if c} <= prev_played
+                if g["last_trick"]:
+                    # This hand's last finished trick, or between hands the last one of
+                    # a hand before (a thrown-in hand has none): played either way.
+                    shown = {c["card"] for c in g["last_trick"]["cards"]}
+                    before = rec["hands"][: g["hand_number"] - 1]
+                    earlier = {c for h in before for t in h["tricks"] for c in t["cards"]}
+                    assert shown <= played | earlier, (p.seat, shown)
                 checked += 1
         assert checked > 100

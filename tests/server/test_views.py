@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import random
 
-from pitch.engine import CHANCE, GameState, Rules
-from pitch.server.view_json import StateTexts, view_json
+from pitch.engine import BID, CHANCE, GameState, Refusal, Rules, card_str, parse_card
+from pitch.engine.refusals import AUCTION_NOT_OVER, FOLLOW_SUIT, KEYS, NOT_IN_HAND
+from pitch.server.view_json import StateTexts, refusal_json, view_json
 
 
 def test_state_texts_match_the_engine_views() -> None:
@@ -36,3 +37,66 @@ def test_state_texts_match_the_engine_views() -> None:
         "seat": 2,
         "game": None,
     }
+
+
+def test_refusals_and_last_trick_come_from_the_engine() -> None:
+    """The seat to act gets each of its cards (and, in the auction, each bid) with the
+    engine's refusal, null exactly for the legal ones; everyone gets the last finished
+    trick with the engine's winner, also just after the hand it ended."""
+    rng = random.Random(11)
+    st = GameState(Rules(players=3))
+    seen_keys: set[str] = set()
+    carried_over = 0
+    for _ in range(300):
+        if st.is_terminal():
+            break
+        if st.current_player() == CHANCE:
+            st.deal_random(rng)
+            continue
+        texts = StateTexts({"type": "state"}, st)
+        for seat in range(3):
+            game = json.loads(texts.text(seat))["game"]
+            if seat != st.to_act:
+                assert game["refusals"] is None
+                continue
+            why = game["refusals"]
+            bids = ["pass", "bid 1", "bid 2", "bid 3", "bid 4"] if st.phase == BID else []
+            assert sorted(why) == sorted(game["hand"] + bids)
+            assert sorted(a for a, r in why.items() if r is None) == sorted(game["legal"])
+            for r in why.values():
+                if r is not None:
+                    assert r["rule"].startswith("R") and r["key"] in KEYS
+                    seen_keys.add(r["key"])
+        public = json.loads(texts.text(None))["game"]
+        assert public["refusals"] is None
+        last = (
+            st.tricks[-1]
+            if st.tricks
+            else next((h.tricks[-1] for h in reversed(st.history) if h.tricks), None)
+        )
+        if last is None:
+            assert public["last_trick"] is None
+        else:
+            assert public["last_trick"]["winner"] == last.winner
+            assert [c["card"] for c in public["last_trick"]["cards"]] == [
+                card_str(c) for c in last.cards
+            ]
+            carried_over += not st.tricks
+        st.apply(rng.choice(list(st.legal_actions())))
+    assert carried_over > 0
+    assert {AUCTION_NOT_OVER, FOLLOW_SUIT} <= seen_keys
+
+
+def test_refusal_json_sends_suits_as_letters_and_cards_as_text() -> None:
+    follow = Refusal("R4.3", FOLLOW_SUIT, {"suit": 0, "trump": 2})
+    assert refusal_json(follow) == {
+        "rule": "R4.3",
+        "key": FOLLOW_SUIT,
+        "args": {"suit": "c", "trump": "h"},
+    }
+    assert refusal_json(Refusal("R4.2", NOT_IN_HAND, {"card": parse_card("Td")})) == {
+        "rule": "R4.2",
+        "key": NOT_IN_HAND,
+        "args": {"card": "Td"},
+    }
+    assert refusal_json(None) is None

@@ -27,7 +27,10 @@ from typing import Any
 
 import pytest
 
+from pitch.i18n import LANGUAGES
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the web-test extra")
+get_global = pytest.importorskip("babel.core", reason="needs the web-test extra").get_global
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src/pitch/server/static"
@@ -42,7 +45,15 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-LANGS = ("en", "nb", "ru", "sv", "sq", "gl")
+LANGS = LANGUAGES  # the one list (pitch.i18n), as the site serves it
+
+
+def browser_locale(code: str) -> str:
+    """A browser locale tag with a region for a language code (``nb`` -> ``nb-NO``), the
+    region the CLDR finds likeliest."""
+    return code + "-" + get_global("likely_subtags")[code].split("_")[-1]
+
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 # Tests start with animations and sound off so clicks never wait on a moving card, and

@@ -11,11 +11,13 @@ from types import ModuleType
 
 import pytest
 
+from pitch.i18n import LANGUAGE_NAMES, LANGUAGES
+
 pytest.importorskip("babel", reason="needs the web-test extra")
 
 ROOT = Path(__file__).resolve().parents[2]
 JS = ROOT / "src/pitch/server/static/js"
-TRANSLATED = ("nb", "ru", "sv", "sq", "gl")
+TRANSLATED = tuple(code for code in LANGUAGES if code != "en")
 
 
 def _build() -> ModuleType:
@@ -77,3 +79,25 @@ def test_json_matches_po(lang: str) -> None:
         f"{path.name} is stale: run scripts/build_web_i18n.py"
     )
     assert set(json.loads(path.read_text(encoding="utf-8"))["messages"]) >= set(USED)
+
+
+def test_one_list_of_languages() -> None:
+    """The site's languages are pitch.i18n's, in its order, served as languages.json;
+    the JavaScript keeps no list of its own."""
+    assert build.LANGUAGES == LANGUAGES
+    path = ROOT / "src/pitch/server/static/i18n/languages.json"
+    assert path.read_text(encoding="utf-8") == build.render_languages(), (
+        "languages.json is stale: run scripts/build_web_i18n.py"
+    )
+    served = json.loads(path.read_text(encoding="utf-8"))["languages"]
+    assert served == [[code, LANGUAGE_NAMES[code]] for code in LANGUAGES]
+    for path in JS.glob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r'\["nb",\s*"Norsk', text), f"{path.name} lists languages"
+
+
+def test_engine_refusal_keys_reach_the_browser() -> None:
+    """Every key the engine can refuse with is a msgid of the web catalogs."""
+    from pitch.engine.refusals import KEYS
+
+    assert set(KEYS) <= set(USED)

@@ -8,16 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.conftest import DATA, LANGS, new_page, shot
-
-BROWSER_LOCALE = {
-    "en": "en-GB",
-    "nb": "nb-NO",
-    "ru": "ru-RU",
-    "sv": "sv-SE",
-    "sq": "sq-AL",
-    "gl": "gl-ES",
-}
+from tests.web.conftest import DATA, LANGS, browser_locale, new_page, shot
 
 
 def _missing(page: Any) -> list[str]:
@@ -27,7 +18,7 @@ def _missing(page: Any) -> list[str]:
 @pytest.mark.parametrize("lang", LANGS)
 def test_language_renders_every_string(browser: Any, server_url: str, lang: str) -> None:
     # The server, not static files alone: the replay viewer has the server check a record.
-    page = new_page(browser, locale=BROWSER_LOCALE[lang])
+    page = new_page(browser, locale=browser_locale(lang))
     page.goto(server_url + "/")
     page.wait_for_selector("body.ready")
     expect(page.locator("html")).to_have_attribute("lang", lang)

@@ -9,7 +9,16 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from pitch.engine import game_record, replay_record
 from tests.web.conftest import DATA, shot
+
+RANK_NAMES = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
+SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+
+
+def _card_name(card: str) -> str:
+    """The card's spoken name as the page gives it (cards.js cardName, English)."""
+    return f"{RANK_NAMES.get(card[0], card[0])} of {SUIT_NAMES[card[1]]}"
 
 
 def _open(page: Any, url: str, name: str) -> list[dict[str, Any]]:
@@ -34,6 +43,7 @@ def _side_names(rec: dict[str, Any], side: int | None) -> str:
 
 def test_replay_steps_through_every_hand(page: Any, server_url: str) -> None:
     (rec,) = _open(page, server_url, "solo4.jsonl")
+    rebuilt = game_record(replay_record(rec))  # what the server sends the viewer
     page.click("[data-action=next]")
     expect(page.locator(".event")).to_have_text(re.compile(r"bids|passes"))
     shot(page, "replay-auction")
@@ -54,6 +64,13 @@ def test_replay_steps_through_every_hand(page: Any, server_url: str) -> None:
             want = _side_names(rec, hand["awards"][key])
             pattern = rf"^{re.escape(want)}" + (r"|not dealt" if key == "jack" else "")
             expect(box.locator(f"[data-award={key}]")).to_have_text(re.compile(pattern))
+            # The card that decided the point is the engine's, not worked out in the page.
+            card = rebuilt["hands"][i]["award_cards"].get(key)
+            shown = box.locator(f"[data-award={key}] .card-inline")
+            if card is None:
+                expect(shown).to_have_count(0)
+            else:
+                expect(shown).to_have_attribute("aria-label", _card_name(card))
         expect(box.locator(".made")).to_have_attribute("data-made", str(hand["made"]).lower())
         expect(box.locator(".score-line li b")).to_have_text([str(s) for s in hand["scores"]])
         if i == 0:

@@ -13,10 +13,9 @@ import pytest
 from playwright.sync_api import expect
 
 from pitch.i18n import LANGUAGES
-from tests.web.conftest import STATIC, new_page, post_json, seat_in, shot
+from tests.web.conftest import STATIC, browser_locale, new_page, post_json, seat_in, shot
 from tests.web.test_rulebook import rule_ids
 
-LOCALES = {"en": "en-US", "nb": "nb-NO", "ru": "ru-RU", "sv": "sv-SE", "sq": "sq-AL", "gl": "gl-ES"}
 FITS = "() => document.documentElement.scrollWidth <= innerWidth"
 
 
@@ -39,7 +38,7 @@ def rule(page: Any, rid: str) -> Any:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_rule_in_every_language(browser: Any, server_url: str, lang: str) -> None:
-    page = new_page(browser, locale=LOCALES[lang])
+    page = new_page(browser, locale=browser_locale(lang))
     page.goto(server_url + "/rules")
     expect(page.locator("#rulebook")).to_have_attribute("lang", lang)
     expect(page.locator("#rulebook h1")).to_have_text(book(lang)["title"])
@@ -84,7 +83,7 @@ def test_the_language_switch_redraws_it(page: Any, server_url: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_it_fits_and_prints(browser: Any, server_url: str, lang: str) -> None:
-    page = new_page(browser, locale=LOCALES[lang])
+    page = new_page(browser, locale=browser_locale(lang))
     page.goto(server_url + "/rules#R3.6")
     expect(rule(page, "R3.6")).to_have_class(re.compile(r"\bis-target\b"))
     for w, h in ((360, 740), (390, 844), (1280, 800)):

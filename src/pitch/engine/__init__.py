@@ -46,6 +46,7 @@ from pitch.engine.errors import (
     RecordError,
     RulesError,
 )
+from pitch.engine.legality import refusal
 from pitch.engine.records import (
     Problem,
     dumps,
@@ -56,6 +57,7 @@ from pitch.engine.records import (
     verify_record,
     write_records,
 )
+from pitch.engine.refusals import Refusal
 from pitch.engine.resample import resample
 from pitch.engine.rules import PRESETS, Rules, preset
 from pitch.engine.scoring import HandResult, score_hand
@@ -105,6 +107,7 @@ __all__ = [
     "PlayerView",
     "Problem",
     "RecordError",
+    "Refusal",
     "Rules",
     "RulesError",
     "Trick",
@@ -127,6 +130,7 @@ __all__ = [
     "parse_card",
     "preset",
     "read_records",
+    "refusal",
     "replay_record",
     "resample",
     "score_hand",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pitch.engine.refusals import Refusal
+
 
 class PitchError(ValueError):
     """Base class for every error the engine raises on bad input."""
@@ -25,13 +27,22 @@ class IllegalActionError(PitchError):
     """An action the rules forbid here. The state is left unchanged.
 
     ``rule`` is the id in RULES.md (``"R4.3"``), ``seat`` the seat that tried it
-    (``None`` for the dealing chance player), ``legal`` the legal alternatives as text.
+    (``None`` for the dealing chance player), ``legal`` the legal alternatives as text,
+    ``refusal`` the same reason as data (a message key and its arguments) for a front
+    end to translate.
     """
 
     def __init__(
-        self, rule: str, seat: int | None, action: str, reason: str, legal: Sequence[str]
+        self,
+        rule: str,
+        seat: int | None,
+        action: str,
+        reason: str,
+        legal: Sequence[str],
+        refusal: Refusal | None = None,
     ) -> None:
         self.rule = rule
+        self.refusal = refusal
         self.seat = seat
         self.action = action
         self.reason = reason

@@ -17,6 +17,7 @@ from pitch.engine.actions import BID_BASE
 from pitch.engine.cards import SUITS, card_str, cards_of, parse_card
 from pitch.engine.errors import CardParseError, IllegalActionError, PitchError, RecordError
 from pitch.engine.rules import Rules
+from pitch.engine.scoring import HandResult
 from pitch.engine.state import BID, DEAL, OVER, GameState, HandRecord
 
 FORMAT = "pitch-record"
@@ -43,7 +44,15 @@ def hand_to_dict(h: HandRecord) -> dict[str, Any]:
     if r is not None:
         out["game_points"] = list(r.game_counts)
         out["made"] = r.made
+        out["award_cards"] = award_cards(r)
     return out
+
+
+def award_cards(r: HandResult) -> dict[str, str | None]:
+    """The trumps that decided High, Low and Jack (R5.1-R5.3), as text (``None``: not
+    in play), so that a reader need not work them out."""
+    cards = {"high": r.high_card, "low": r.low_card, "jack": r.jack_card}
+    return {k: card_str(c) if c is not None else None for k, c in cards.items()}
 
 
 def game_record(state: GameState, **extra: Any) -> dict[str, Any]:
@@ -352,6 +361,8 @@ def _replay_hand(rules: Rules, prev: GameState | None, h: object) -> GameState:
         raise _Bad(
             "R5.4", f"game_points are {h['game_points']!r}; expected {list(res.game_counts)}"
         )
+    if "award_cards" in h and not _same(h["award_cards"], award_cards(res)):
+        raise _Bad("R5.1", f"award_cards are {h['award_cards']!r}; expected {award_cards(res)}")
     if "made" in h and not _same(h["made"], res.made):
         raise _Bad("R5.6", f"made is {h['made']!r}; expected {res.made}")
     return state
@@ -389,6 +400,7 @@ __all__ = [
     "VERSION",
     "Problem",
     "ReadItem",
+    "award_cards",
     "dumps",
     "game_record",
     "hand_to_dict",

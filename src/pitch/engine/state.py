@@ -17,61 +17,33 @@ from __future__ import annotations
 import operator
 import random
 import secrets
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Final, NamedTuple
+from collections.abc import Sequence
+from typing import Final, NoReturn
 
-from pitch.engine.actions import BID_BASE, NUM_ACTIONS, PASS, action_str
+from pitch.engine import refusals
+from pitch.engine.actions import BID_BASE, NUM_ACTIONS, action_str
+from pitch.engine.base import BID as BID
+from pitch.engine.base import CHANCE as CHANCE
+from pitch.engine.base import DEAL as DEAL
+from pitch.engine.base import HAND_SIZE as HAND_SIZE
+from pitch.engine.base import OVER as OVER
+from pitch.engine.base import PHASE_NAMES as PHASE_NAMES
+from pitch.engine.base import PLAY as PLAY
+from pitch.engine.base import TERMINAL as TERMINAL
+from pitch.engine.base import TRICKS_PER_HAND as TRICKS_PER_HAND
+from pitch.engine.base import HandRecord as HandRecord
+from pitch.engine.base import LegalActions as LegalActions
+from pitch.engine.base import Trick as Trick
 from pitch.engine.cards import BIT, FULL_DECK, NUM_CARDS, SUIT_MASK, SUIT_NAMES, SUIT_OF
 from pitch.engine.errors import IllegalActionError, PitchError
+from pitch.engine.legality import bid_mask as bid_mask
+from pitch.engine.legality import deal_refusal, english, refusal
+from pitch.engine.refusals import Refusal
 from pitch.engine.rules import Rules
 from pitch.engine.scoring import HandResult, score_positional
-
-if TYPE_CHECKING:
-    from pitch.engine.views import PlayerView
+from pitch.engine.views import PlayerView, public_history, seen_cards
 
 _new_tuple: Final = tuple.__new__
-
-CHANCE: Final = -1
-TERMINAL: Final = -4
-
-# Phases, as plain ints for speed.
-DEAL: Final = 0
-BID: Final = 1
-PLAY: Final = 2
-OVER: Final = 3
-PHASE_NAMES: Final = ("deal", "bid", "play", "over")
-
-HAND_SIZE: Final = 6
-TRICKS_PER_HAND: Final = 6
-_PASS_BIT: Final = 1 << PASS
-# _BIDS_FROM[lo]: the bid actions lo..4 as a mask (lo may be 5: none).
-_BIDS_FROM: Final = tuple(sum(1 << (BID_BASE + b) for b in range(lo, 5)) for lo in range(0, 6))
-
-
-class Trick(NamedTuple):
-    """A finished trick: ``cards`` in the order played, from ``leader``."""
-
-    leader: int
-    cards: tuple[int, ...]
-    winner: int
-
-
-class HandRecord(NamedTuple):
-    """One finished (or thrown-in) hand, as the record stores it."""
-
-    dealer: int
-    deal: tuple[int, ...]
-    """The mask dealt to each seat."""
-    bids: tuple[tuple[int, int], ...]
-    """``(seat, bid)`` in bidding order; 0 is a pass."""
-    pitcher: int | None
-    """``None`` when everyone passed and the hand was thrown in (house rule)."""
-    bid: int | None
-    trump: int | None
-    tricks: tuple[Trick, ...]
-    result: HandResult | None
-    scores: tuple[int, ...]
-    """Running score of each side after this hand."""
 
 
 def deal_order(players: int, dealer: int) -> tuple[int, ...]:
@@ -91,53 +63,6 @@ _DEAL_PLANS: Final = {
     for key, order in _DEAL_ORDERS.items()
 }
 _DECK: Final = tuple(range(NUM_CARDS))
-
-
-def bid_mask(rules: Rules, is_dealer: bool, high: int) -> int:
-    """R3.2-R3.6 with the house options: the legal bid actions (pass included) of a
-    seat, as a mask over action ids, given the high bid so far (0: none)."""
-    lo = high + 1 if high + 1 > rules.min_bid else rules.min_bid
-    if is_dealer:
-        if high == 0:
-            if rules.all_pass == "dealer_bids":
-                # R3.5: the dealer may not pass and must bid at least 2.
-                return _BIDS_FROM[lo if lo > 2 else 2]
-        elif rules.dealer_may_steal:
-            lo = high  # R3.6: the dealer may steal by equalling the high bid.
-    return _PASS_BIT | _BIDS_FROM[lo]
-
-
-class LegalActions:
-    """A cheap, lazy view of legal action ids: membership, iteration, length."""
-
-    __slots__ = ("mask",)
-
-    def __init__(self, mask: int) -> None:
-        self.mask = mask
-
-    def __contains__(self, action: object) -> bool:
-        return (
-            isinstance(action, int) and 0 <= action < NUM_ACTIONS and bool(self.mask >> action & 1)
-        )
-
-    def __iter__(self) -> Iterator[int]:
-        m = self.mask
-        while m:
-            low = m & -m
-            yield low.bit_length() - 1
-            m ^= low
-
-    def __len__(self) -> int:
-        return self.mask.bit_count()
-
-    def count(self) -> int:
-        return self.mask.bit_count()
-
-    def texts(self) -> list[str]:
-        return [action_str(a) for a in self]
-
-    def __repr__(self) -> str:
-        return f"<LegalActions: {', '.join(self.texts())}>"
 
 
 class GameState:
@@ -372,11 +297,31 @@ class GameState:
 
     def verify(self, action: int) -> None:
         """Raise :class:`IllegalActionError` (naming the rule) if ``action`` is illegal."""
-        from pitch.engine.legality import explain_illegal
+        phase = self.phase
+        if phase == DEAL:
+            dealt = 0
+            for m in self.dealt:
+                dealt |= m
+            why = deal_refusal(dealt, action)
+        else:
+            why = refusal(self.view(self.to_act if phase != OVER else 0), action)
+        if why is not None:
+            self._refuse(why, action)
 
-        err = explain_illegal(self, action)
-        if err is not None:
-            raise err
+    def _refuse(self, why: Refusal, action: object) -> NoReturn:
+        # Nobody is "to act" while dealing (the chance player) or after the game.
+        phase = self.phase
+        seat = None if phase in (DEAL, OVER) else self.to_act
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+            text = f"take action {action!r}"
+        elif phase == DEAL and action < NUM_CARDS:
+            text = f"deal {action_str(action)}"
+        elif action < NUM_CARDS:
+            text = f"play {action_str(action)}"
+        else:
+            text = action_str(action)
+        legal = self.legal_actions().texts()
+        raise IllegalActionError(why.rule, seat, text, english(why), legal, why)
 
     def apply_unchecked(self, action: int) -> None:
         """The fast path: apply an action known to be legal. Illegal input corrupts state."""
@@ -388,7 +333,7 @@ class GameState:
         elif p == DEAL:
             self._deal_card(action)
         else:
-            raise IllegalActionError("R6.2", None, action_str(action), "the game is over", [])
+            self._refuse(Refusal("R6.2", refusals.GAME_OVER), action)
 
     def _deal_card(self, card: int) -> None:
         seat = _DEAL_ORDERS[self.n, self.dealer][self.ndealt]
@@ -401,9 +346,8 @@ class GameState:
     def deal_random(self, rng: random.Random | None = None) -> None:
         """R2.2: shuffle and deal a whole hand (``secrets``-grade without ``rng``)."""
         if self.phase != DEAL or self.ndealt:
-            raise IllegalActionError(
-                "R2.2", None, "deal", "a hand is already being dealt or played", []
-            )
+            why = Refusal("R2.2", refusals.HAND_UNDER_WAY)
+            raise IllegalActionError(why.rule, None, "deal", english(why), [], why)
         rand = (rng if rng is not None else secrets.SystemRandom()).random
         deck = list(_DECK)
         hands = self.hands
@@ -421,9 +365,8 @@ class GameState:
     def deal(self, hands: Sequence[int]) -> None:
         """Deal the given masks (one per seat, six cards each, disjoint)."""
         if self.phase != DEAL or self.ndealt:
-            raise IllegalActionError(
-                "R2.2", None, "deal", "a hand is already being dealt or played", []
-            )
+            why = Refusal("R2.2", refusals.HAND_UNDER_WAY)
+            raise IllegalActionError(why.rule, None, "deal", english(why), [], why)
         if len(hands) != self.n:
             raise PitchError(f"R2.2: a deal needs one hand per seat ({self.n}), got {len(hands)}")
         seen = 0
@@ -657,9 +600,44 @@ class GameState:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know: its own cards and everything public, nothing else."""
-        from pitch.engine.views import make_view
-
-        return make_view(self, seat)
+        n = self.n
+        if not (isinstance(seat, int) and 0 <= seat < n):
+            raise ValueError(f"R1.3: seats are 0..{n - 1}, not {seat!r}")
+        trump = self.trump
+        tricks = self.tricks
+        played_by, voids = seen_cards(tricks, self.leader, self.trick, n, trump)
+        played = 0
+        for m in played_by:
+            played |= m
+        phase = self.phase
+        cp = self.current_player()
+        return PlayerView(
+            rules=self.rules,
+            seat=seat,
+            phase=phase,
+            current_player=cp,
+            dealer=self.dealer,
+            scores=tuple(self.scores),
+            hand=self.hands[seat] if phase != OVER else 0,
+            dealt=self.dealt[seat] if cp != CHANCE else 0,
+            hand_sizes=tuple(h.bit_count() for h in self.hands) if cp != CHANCE else (0,) * n,
+            bids=self.bids,
+            high_bid=self.high_bid,
+            high_bidder=self.high_bidder,
+            pitcher=self.pitcher if phase in (PLAY, OVER) else -1,
+            contract=self.contract,
+            trump=trump,
+            leader=self.leader,
+            trick=self.trick,
+            holder=self.best_seat if self.trick else -1,
+            tricks=tricks,
+            played=played,
+            played_by=tuple(played_by),
+            voids=tuple(voids),
+            legal=self.legal_mask() if cp == seat and phase in (BID, PLAY) else 0,
+            history=public_history(self.history, seat),
+            winner=self.winner,
+        )
 
     def played_mask(self) -> int:
         """Cards played so far in this hand (all of them public)."""

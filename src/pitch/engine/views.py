@@ -7,23 +7,10 @@ is either the seat's own hand or something every player at the table saw.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from pitch.engine.base import HandRecord, LegalActions, Trick
 from pitch.engine.cards import BIT, SUIT_OF
 from pitch.engine.rules import Rules
-from pitch.engine.state import (
-    BID,
-    CHANCE,
-    OVER,
-    PLAY,
-    TERMINAL,
-    HandRecord,
-    LegalActions,
-    Trick,
-)
-
-if TYPE_CHECKING:
-    from pitch.engine.state import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,59 +79,34 @@ class PlayerView:
         return SUIT_OF[card] == self.trump
 
     @property
+    def last_trick(self) -> Trick | None:
+        """The last finished trick: of this hand, or between hands the last trick of the
+        hand just played (its winner as the engine decided it, R4.5)."""
+        if self.tricks:
+            return self.tricks[-1]
+        for h in reversed(self.history):
+            if h.tricks:
+                return h.tricks[-1]
+        return None
+
+    @property
     def unseen(self) -> int:
         """Cards this seat has not seen this hand: others' hands and the undealt cards."""
         return ((1 << 52) - 1) & ~self.hand & ~self.played
 
 
-def make_view(state: GameState, seat: int) -> PlayerView:
-    n = state.n
-    if not (isinstance(seat, int) and 0 <= seat < n):
-        raise ValueError(f"R1.3: seats are 0..{n - 1}, not {seat!r}")
+def seen_cards(
+    tricks: tuple[Trick, ...], leader: int, trick: tuple[int, ...], n: int, trump: int
+) -> tuple[list[int], list[int]]:
+    """Per seat, the cards it played this hand (masks) and the suits it has shown it
+    is void in (4-bit masks), from the finished tricks and the trick in progress."""
     played_by = [0] * n
     voids = [0] * n
-    trump = state.trump
-    tricks = state.tricks
     for t in tricks:
         _scan(t.leader, t.cards, n, trump, played_by, voids)
-    if state.trick:
-        _scan(state.leader, state.trick, n, trump, played_by, voids)
-    played = 0
-    for m in played_by:
-        played |= m
-    phase = state.phase
-    cp = state.current_player()
-    legal = state.legal_mask() if cp == seat and phase in (BID, PLAY) else 0
-    history = state.history
-    if any(h.pitcher is None for h in history):
-        history = tuple(_public(h, seat) for h in history)
-    return PlayerView(
-        rules=state.rules,
-        seat=seat,
-        phase=phase,
-        current_player=cp if phase != OVER else TERMINAL,
-        dealer=state.dealer,
-        scores=tuple(state.scores),
-        hand=state.hands[seat] if phase != OVER else 0,
-        dealt=state.dealt[seat] if cp != CHANCE else 0,
-        hand_sizes=tuple(h.bit_count() for h in state.hands) if cp != CHANCE else (0,) * n,
-        bids=state.bids,
-        high_bid=state.high_bid,
-        high_bidder=state.high_bidder,
-        pitcher=state.pitcher if phase in (PLAY, OVER) else -1,
-        contract=state.contract,
-        trump=trump,
-        leader=state.leader,
-        trick=state.trick,
-        holder=state.best_seat if state.trick else -1,
-        tricks=tricks,
-        played=played,
-        played_by=tuple(played_by),
-        voids=tuple(voids),
-        legal=legal,
-        history=history,
-        winner=state.winner,
-    )
+    if trick:
+        _scan(leader, trick, n, trump, played_by, voids)
+    return played_by, voids
 
 
 def _scan(
@@ -161,6 +123,14 @@ def _scan(
         if s != led and s != trump:
             voids[seat] |= 1 << led
         seat = (seat + 1) % n
+
+
+def public_history(history: tuple[HandRecord, ...], seat: int) -> tuple[HandRecord, ...]:
+    """The finished hands as ``seat`` may see them: a thrown-in hand's cards were never
+    shown, so only the seat's own stay."""
+    if all(h.pitcher is not None for h in history):
+        return history
+    return tuple(_public(h, seat) for h in history)
 
 
 def _public(h: HandRecord, seat: int) -> HandRecord:

@@ -15,6 +15,7 @@ from pitch.engine import ActionParseError, IllegalActionError, PitchError, parse
 from pitch.server.live import Conn, LiveTable, deal_if_needed
 from pitch.server.protocol import Act, error
 from pitch.server.table_json import state_texts
+from pitch.server.view_json import refusal_json
 from pitch.store import Append, EventRow
 
 if TYPE_CHECKING:
@@ -88,7 +89,8 @@ class Play:
             st.apply(action)
         except IllegalActionError as e:
             if conn is not None:
-                conn.send(error(e.rule, str(e), rule=e.rule, legal=list(e.legal)))
+                why = refusal_json(e.refusal)
+                conn.send(error(e.rule, str(e), rule=e.rule, legal=list(e.legal), refusal=why))
             return
         except PitchError as e:
             if conn is not None:

@@ -1,7 +1,8 @@
 """The JSON a client draws the table from: one seat's view, or the public view.
 
 Built from the engine's :class:`PlayerView` only, so nothing hidden can slip in:
-the seat's own hand and legal actions, plus what every player at the table saw.
+the seat's own hand and legal actions (and why each other card or bid is refused, from
+the engine), plus what every player at the table saw.
 """
 
 from __future__ import annotations
@@ -12,20 +13,25 @@ from typing import Any
 
 from pitch.engine import (
     BID,
+    BID_BASE,
     DEAL,
     OVER,
     PLAY,
     SUITS,
     TERMINAL,
     GameState,
+    HandRecord,
     LegalActions,
     PlayerView,
+    Refusal,
     Trick,
     action_str,
     card_str,
     cards_of,
+    refusal,
 )
-from pitch.engine.state import HandRecord
+from pitch.engine.records import award_cards
+from pitch.engine.refusals import CARD_ARGS, SUIT_ARGS
 
 PHASES = {DEAL: "deal", BID: "bid", PLAY: "play", OVER: "over"}
 
@@ -43,6 +49,31 @@ def _finished_trick(t: Trick, n: int) -> dict[str, Any]:
     return d
 
 
+def refusal_json(why: Refusal | None) -> dict[str, Any] | None:
+    """``{rule, key, args}`` for the client to translate (``None``: legal). Suits are
+    sent as letters and cards as text, like everywhere else in the messages."""
+    if why is None:
+        return None
+    args = {
+        k: SUITS[v] if k in SUIT_ARGS else card_str(v) if k in CARD_ARGS else v
+        for k, v in why.args.items()
+    }
+    return {"rule": why.rule, "key": why.key, "args": args}
+
+
+_BIDS = tuple(range(BID_BASE, BID_BASE + 5))  # pass, bid 1..4
+
+
+def refusals_json(view: PlayerView) -> dict[str, Any] | None:
+    """For the seat to act: each card in its hand and, in the auction, each bid, by
+    text, with the engine's reason it is refused (``None``: legal). ``None`` when it
+    is not the seat's turn."""
+    if not view.is_my_turn or view.phase not in (BID, PLAY):
+        return None
+    actions = [*cards_of(view.hand), *(_BIDS if view.phase == BID else ())]
+    return {action_str(a): refusal_json(refusal(view, a)) for a in actions}
+
+
 def _last_hand(h: HandRecord) -> dict[str, Any]:
     r = h.result
     return {
@@ -52,15 +83,7 @@ def _last_hand(h: HandRecord) -> dict[str, Any]:
         "trump": SUITS[h.trump] if h.trump is not None else None,
         "thrown_in": h.pitcher is None,
         "awards": r.awards if r else None,
-        "cards": (
-            {
-                "high": card_str(r.high_card) if r.high_card is not None else None,
-                "low": card_str(r.low_card) if r.low_card is not None else None,
-                "jack": card_str(r.jack_card) if r.jack_card is not None else None,
-            }
-            if r
-            else None
-        ),
+        "cards": award_cards(r) if r else None,
         "game_points": list(r.game_counts) if r else None,
         "won": list(r.won) if r else None,
         "made": r.made if r else None,
@@ -81,6 +104,7 @@ def view_json(view: PlayerView, *, private: bool) -> dict[str, Any]:
     d = public_json(view)
     d["hand"] = [card_str(c) for c in cards_of(view.hand)] if private else None
     d["legal"] = [action_str(a) for a in view.legal_actions()] if private else []
+    d["refusals"] = refusals_json(view) if private else None
     return d
 
 
@@ -109,20 +133,36 @@ class StateTexts:
     def __init__(self, top: dict[str, Any], state: GameState | None) -> None:
         self._top = _dumps(top)[:-1]  # drop the closing brace: fields follow
         self._state = state
-        self._game = None if state is None else _dumps(public_json(state.view(0)))[:-1]
+        # One view serves both: the public part is the same from every seat, and the
+        # seat to act (if any) also needs its own for its refusals.
+        self._view = None if state is None else state.view(_acting_or_0(state))
+        self._game = None if self._view is None else _dumps(public_json(self._view))[:-1]
+        self._why: str | None = None
 
     def text(self, seat: int | None) -> str:
         head = f'{self._top},"seat":{"null" if seat is None else seat},"game":'
         if self._game is None or self._state is None:
             return head + "null}"
         if seat is None:
-            return head + self._game + ',"hand":null,"legal":[]}}'
+            return head + self._game + ',"hand":null,"legal":[],"refusals":null}}'
         st = self._state
         phase = st.phase
         hand = _hand_json(0 if phase == OVER else st.hands[seat])
         mine = phase in (BID, PLAY) and st.current_player() == seat
         legal = _legal_json(st.legal_mask()) if mine else "[]"
-        return f'{head}{self._game},"hand":{hand},"legal":{legal}}}}}'
+        why = self._refusals() if mine else "null"
+        return f'{head}{self._game},"hand":{hand},"legal":{legal},"refusals":{why}}}}}'
+
+    def _refusals(self) -> str:
+        """The refusals of the seat to act, built once for all its sockets."""
+        if self._why is None:
+            assert self._view is not None
+            self._why = _dumps(refusals_json(self._view))
+        return self._why
+
+
+def _acting_or_0(state: GameState) -> int:
+    return state.to_act if state.phase in (BID, PLAY) else 0
 
 
 # A seat's hand changes only when it plays, and the legal actions repeat a lot: the
@@ -165,6 +205,7 @@ def public_json(view: PlayerView) -> dict[str, Any]:
         "trump": SUITS[view.trump] if view.trump >= 0 else None,
         "trick": _trick(view.leader, view.trick, n) if view.leader >= 0 else None,
         "tricks": [_finished_trick(t, n) for t in view.tricks],
+        "last_trick": _finished_trick(view.last_trick, n) if view.last_trick else None,
         "tricks_taken": tricks_taken,
         "last_hand": _last_hand(view.history[-1]) if view.history else None,
         "hands_played": len(view.history),

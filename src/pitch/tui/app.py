@@ -221,7 +221,7 @@ def run(
                 try:
                     session.play(got)
                 except IllegalActionError as e:
-                    message = explain(e, session.state, got)
+                    message = explain(e)
                     continue
                 message = ""
                 event = describe(session, session.human, got, symbols)

@@ -1,4 +1,4 @@
-"""What the player typed, and why a move is refused, in the player's language.
+"""What the player typed, and why a move is refused (the engine's reason, translated).
 
 A move is a card (``Ah``, ``10h``, ``A♥``) or a number from the list of legal moves;
 in the auction the number is the bid itself (0 or ``pass`` to pass).
@@ -112,11 +112,9 @@ def _parse_bid(t: str, raw: str) -> int:
     if t.isdigit() and 0 <= int(t) <= 4:
         return BID_BASE + int(t)
     try:
-        parse_card(t)
+        return parse_card(t)  # the engine refuses it, naming R3.1
     except CardParseError:
         pass
-    else:
-        raise InputError(_("The auction is not over: bid or pass first (R3.1)."))
     raise InputError(
         _("'{text}' is not a bid. Type 0 or pass to pass, or a bid from 1 to 4.").format(
             text=raw.strip()
@@ -124,36 +122,10 @@ def _parse_bid(t: str, raw: str) -> int:
     )
 
 
-def explain(err: IllegalActionError, state: GameState, action: int) -> str:
-    """The rule a refused move breaks, in plain words (the state is unchanged)."""
-    rule = err.rule
-    if state.phase == BID:
-        high = state.high_bid
-        if rule == "R3.5":
-            return _("Everyone else passed, so the dealer must bid at least 2 (R3.5).")
-        if rule == "R3.2":
-            return _("This table's lowest bid is {bid} (R3.2).").format(bid=state.rules.min_bid)
-        if rule == "R3.6":
-            return _("At this table the dealer may not steal the bid: bid higher or pass (R3.6).")
-        if rule == "R3.3":
-            return _("A bid must be higher than the current high bid of {bid} (R3.3).").format(
-                bid=high
-            )
-        if rule == "R3.1":
-            return _("The auction is not over: bid or pass first (R3.1).")
-    else:
-        if action >= BID_BASE:
-            return _("The auction is over: play a card (R4.2).")
-        hand = state.hands[state.to_act]
-        if not hand >> action & 1:
-            return _("{card} is not in your hand (R4.2).").format(card=card_label(action, False))
-        if rule == "R4.3":
-            led, trump = state.lead_suit, state.trump
-            if led == trump:
-                return _(
-                    "Trump ({suit}) was led and you hold trump, so you must play trump (R4.3)."
-                ).format(suit=suit_name(trump))
-            return _(
-                "Suit led: {led}. You hold that suit, so follow it or play trump ({trump}) (R4.3)."
-            ).format(led=suit_name(led), trump=suit_name(trump))
-    return str(err)  # a rule this table cannot break from the keyboard; the engine's words
+def explain(err: IllegalActionError) -> str:
+    """The rule a refused move breaks, in plain words: the engine's reason, translated."""
+    why = err.refusal
+    if why is None:
+        return str(err)  # built by hand without a refusal (never by GameState)
+    reason = why.text(_, suit_name, lambda card: card_label(card, False))
+    return _("{reason} ({rule}).").format(reason=reason, rule=why.rule)

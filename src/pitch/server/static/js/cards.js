@@ -226,8 +226,3 @@ export function sortHand(cards, trump = null) {
   };
   return [...cards].sort((a, b) => key(a) - key(b));
 }
-
-/** Game-point value of a card (R5.4): ten 10, ace 4, king 3, queen 2, jack 1. */
-export function gameValue(text) {
-  return { T: 10, A: 4, K: 3, Q: 2, J: 1 }[RANKS[parseCard(text).rank]] || 0;
-}

@@ -1,16 +1,17 @@
 // Translations: msgid -> text catalogs built from gettext .po files
-// (scripts/build_web_i18n.py writes static/i18n/<lang>.json).
+// (scripts/build_web_i18n.py writes static/i18n/<lang>.json, and languages.json from
+// pitch.i18n, the one list of languages).
 
 import * as settings from "./settings.js";
 
-export const LANGUAGES = [
-  ["en", "English"],
-  ["nb", "Norsk bokmål"],
-  ["ru", "Русский"],
-  ["sv", "Svenska"],
-  ["sq", "Shqip"],
-  ["gl", "Galego"],
-];
+async function fetchLanguages() {
+  const res = await fetch(new URL("../i18n/languages.json", import.meta.url));
+  if (!res.ok) throw new Error("no list of languages");
+  return (await res.json()).languages;
+}
+
+/** [[code, name], ...]: every language with a catalog, in the order the site lists them. */
+export const LANGUAGES = await fetchLanguages();
 const CODES = LANGUAGES.map(([c]) => c);
 
 let lang = "en";

@@ -1,8 +1,8 @@
-// Plain-words explanations for refused moves, from our own check or the server's code.
+// Plain-words explanations for refused moves: the engine decides, the browser translates.
 
-import { suitName } from "./cards.js";
+import { cardName, suitName } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 
 /** A text with each rule id in it ("rule R4.3") made a link to that rule on /rules. */
 export function withRuleLinks(text) {
@@ -11,32 +11,21 @@ export function withRuleLinks(text) {
     .map((part, i) => (i % 2 ? h("a", { href: `/rules#${part}`, class: "rule-link" }, part) : part));
 }
 
-/** Why a bid is refused (R3), given the state message's game part. */
-export function bidRefusal(game, rules, me, bid) {
-  const high = game.high_bid || 0;
-  const dealer = game.dealer === me;
-  const othersPassed = game.bids.every((b) => b.bid === 0);
-  if (bid === 0 && dealer && othersPassed)
-    return t("Everyone else passed, so the dealer must bid at least 2 (rule R3.5).");
-  if (bid !== 0 && bid < (rules.min_bid || 1))
-    return t("The lowest bid at this table is {n}.", { n: rules.min_bid });
-  if (bid !== 0 && dealer && othersPassed && bid < 2)
-    return t("Everyone else passed, so the dealer must bid at least 2 (rule R3.5).");
-  if (bid !== 0 && bid === high && dealer && !rules.dealer_may_steal)
-    return t("At this table the dealer may not steal the bid: bid more than {n} or pass.", { n: high });
-  if (bid !== 0 && bid <= high && !(dealer && bid === high))
-    return t("You must bid more than {n}, or pass (rule R3.3).", { n: high });
-  return t("That bid is not allowed now.");
-}
-
-/** Why a card is refused (R4.3), from rules.playRefusal's answer. */
-export function playRefusalText(r) {
-  if (r.key === "trump-led") return t("Trump was led: you must play a trump (rule R4.3).");
-  return t("You must follow suit ({suit}) or play a trump (rule R4.3).", { suit: suitName(r.suit) });
+/**
+ * Why the engine refuses a move, from a `{rule, key, args}` the server sent (the state's
+ * `refusals`, an error's `refusal`): its key translated and filled, then the rule.
+ */
+export function refusalText(r) {
+  const args = {};
+  for (const [k, v] of Object.entries(r.args || {})) {
+    args[k] = k === "suit" || k === "trump" ? suitName(v) : k === "card" ? cardName(v) : v;
+  }
+  return t("{reason} (rule {rule}).", { reason: serverText(r.key, args), rule: r.rule });
 }
 
 /** A server error code (docs/server.md) in plain words. */
 export function serverError(code, extra = {}) {
+  if (extra.refusal) return refusalText(extra.refusal);
   const known = {
     not_your_turn: t("It is not your turn."),
     stale: t("The game moved on before your move arrived; look again."),

@@ -206,6 +206,16 @@ function checkHand(hand, i, rules) {
   }
   const made = hand.made === null || hand.made === undefined ? null : hand.made;
   need(made === null || typeof made === "boolean", `${where}.made`);
+  let awardCards = null;
+  if (hand.award_cards !== null && hand.award_cards !== undefined) {
+    need(isObject(hand.award_cards), `${where}.award_cards`);
+    awardCards = {};
+    for (const key of ["high", "low", "jack"]) {
+      const c = hand.award_cards[key] ?? null;
+      need(c === null || isCard(c), `${where}.award_cards.${key}`);
+      awardCards[key] = c;
+    }
+  }
   return {
     dealer: hand.dealer,
     deal,
@@ -220,6 +230,7 @@ function checkHand(hand, i, rules) {
     game_points:
       hand.game_points === undefined || hand.game_points === null ? null : ints(hand.game_points, sides, `${where}.game_points`),
     made,
+    award_cards: awardCards,
   };
 }
 
@@ -305,7 +316,7 @@ export function framesOf(record) {
         trump: h.trump,
         thrown_in: h.pitcher === null,
         awards: h.awards,
-        cards: awardCards(h),
+        cards: h.award_cards, // the engine's (R5.1-R5.3 are not redone here)
         game_points: h.game_points,
         made: h.made,
         delta: h.delta,
@@ -328,14 +339,3 @@ function sidesOf(rules) {
   return out;
 }
 
-/** The trump cards that decided High, Low and Jack (R5.1-R5.3), found in the play. */
-function awardCards(h) {
-  if (!h.trump) return null;
-  const played = h.tricks.flatMap((tr) => tr.cards);
-  const trumps = played.filter((c) => c[c.length - 1] === h.trump);
-  const order = "23456789TJQKA";
-  const rank = (c) => order.indexOf(c.length === 3 ? "T" : c[0]);
-  trumps.sort((a, b) => rank(a) - rank(b));
-  const jack = trumps.find((c) => rank(c) === 9) || null;
-  return { high: trumps[trumps.length - 1] || null, low: trumps[0] || null, jack };
-}

@@ -6,8 +6,7 @@ import { cardName, sortHand, suitName } from "./cards.js";
 import { announce, clear, h, toast } from "./dom.js";
 import { icon } from "./icons.js";
 import { serverText, t } from "./i18n.js";
-import { bidRefusal, playRefusalText, serverError, withRuleLinks } from "./messages.js";
-import { playRefusal, sideOf, trickWinner } from "./rules.js";
+import { refusalText, serverError, withRuleLinks } from "./messages.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import { handSummary, scoreSheet, seatName, sideName, winnerText } from "./summary.js";
@@ -131,11 +130,8 @@ function onState(m) {
   if (g && pg) {
     // A finished trick disappears from the state at once; keep it visible a moment.
     let done = null;
-    if (g.tricks.length > pg.tricks.length) done = g.tricks[g.tricks.length - 1];
-    else if (g.hands_played > pg.hands_played && pg.trick && m.last && typeof m.last.text === "string") {
-      const cards = [...pg.trick.cards, { seat: m.last.seat, card: m.last.text }];
-      if (cards.length === m.rules.players) done = { leader: pg.trick.leader, cards, winner: trickWinner(cards, pg.trump) };
-    }
+    // The hand's last trick ends the hand: it is then last_trick, with the engine's winner.
+    if (g.tricks.length > pg.tricks.length || (g.hands_played > pg.hands_played && pg.trick)) done = g.last_trick;
     if (done) {
       S.shownTrick = { trick: done, trump: pg.trump || g.trump, hand: pg.hand_number, until: Date.now() + settings.duration(1200) };
       setTimeout(draw, settings.duration(1200) + 20);
@@ -146,7 +142,7 @@ function onState(m) {
       announce(/^[2-9TJQKA]/i.test(text) ? t("{name} plays {card}.", { name: name(m.last.seat), card: cardName(text) }) : text === "pass" ? t("{name} passes.", { name: name(m.last.seat) }) : t("{name} bids {n}.", { name: name(m.last.seat), n: text.split(" ")[1] }));
       if (/^[2-9TJQKA]/i.test(text)) sound.card();
     }
-    if (g.hands_played > pg.hands_played && g.last_hand) toast(handResultText(m.rules, g.last_hand));
+    if (g.hands_played > pg.hands_played && g.last_hand) toast(handResultText(g, g.last_hand));
     madeFor(m, prev);
     if (g.turn === S.seat && pg.turn !== S.seat) sound.turn();
     if (g.winner !== null && pg.winner === null) sound.win();
@@ -163,9 +159,10 @@ function onState(m) {
 }
 
 /** The end-of-hand line: the points the pitcher's side scored, as the hand summary shows. */
-function handResultText(rules, r) {
+function handResultText(g, r) {
   if (r.thrown_in) return t("Everyone passed: the cards are dealt again.");
-  const points = r.delta?.[sideOf(rules, r.pitcher)] ?? (r.made ? r.bid : -r.bid);
+  const side = g.sides.findIndex((seats) => seats.includes(r.pitcher));
+  const points = r.delta?.[side] ?? (r.made ? r.bid : -r.bid);
   return r.made ? t("{name} made the bid ({sign}{n}).", { name: name(r.pitcher), sign: "+", n: points }) : t("{name} was set back ({n}).", { name: name(r.pitcher), n: points });
 }
 
@@ -339,7 +336,7 @@ function drawPage() {
     h(
       "div",
       { class: "table-layout" },
-      h("div", { class: "board-wrap" }, h("div", { class: "status-row" }, statusLine(g), turnClock(), facts), notices(), board, actionBar(g, rules), handEl(g)),
+      h("div", { class: "board-wrap" }, h("div", { class: "status-row" }, statusLine(g), turnClock(), facts), notices(), board, actionBar(g), handEl(g)),
       sidePanel(g, rules),
     ),
   );
@@ -399,7 +396,7 @@ function updateClock(el) {
   el.title = label;
 }
 
-function actionBar(g, rules) {
+function actionBar(g) {
   const bar = h("div", { class: "action-bar", id: "actions" });
   const mine = g.turn === S.seat && S.seat !== null;
   if (mine && g.phase === "bid") {
@@ -416,7 +413,7 @@ function actionBar(g, rules) {
             "aria-disabled": ok ? null : "true",
             dataset: { action },
             "aria-keyshortcuts": b === 0 ? "P" : String(b),
-            onclick: () => (ok ? act(action) : refuse(bidRefusal(g, rules, S.seat, b))),
+            onclick: () => (ok ? act(action) : refuseMove(g, action)),
           },
           bidText(b),
         ),
@@ -440,8 +437,7 @@ function actionBar(g, rules) {
 }
 
 function lastTrick(g) {
-  if (g.tricks.length) return g.tricks[g.tricks.length - 1];
-  return S.shownTrick?.trick || null; // after a hand, its last trick (the dialog, not the table)
+  return g.last_trick; // after a hand, its last trick (the dialog, not the table)
 }
 
 function handEl(g) {
@@ -481,6 +477,13 @@ function refuse(text) {
   toast(withRuleLinks(text), "error");
 }
 
+/** Refuse a card or bid the engine refused (the state's `refusals`), in its words. */
+function refuseMove(g, action) {
+  const r = g.refusals?.[action];
+  const other = /^(pass|bid )/.test(action) ? t("That bid is not allowed now.") : t("You cannot play that card now.");
+  refuse(r ? refusalText(r) : other);
+}
+
 function clickCard(c) {
   const g = S.msg?.game;
   if (!g || S.seat === null) return;
@@ -494,12 +497,9 @@ function clickCard(c) {
       draw();
       return;
     }
-    return refuse(t("The auction is on: bid or pass first."));
+    return refuseMove(g, c);
   }
-  if (!g.legal.includes(c)) {
-    const r = playRefusal(c, g.hand, g.trick?.cards || [], g.trump);
-    return refuse(r ? playRefusalText(r) : t("You cannot play that card now."));
-  }
+  if (!g.legal.includes(c)) return refuseMove(g, c);
   act(c);
 }
 
