@@ -31,8 +31,9 @@ OUT = ROOT / "src/pitch/server/static/i18n"
 LOCALE = ROOT / "src/pitch/locale"
 LANGUAGES = ("en", "nb", "ru", "sv", "sq", "gl")
 DOMAIN = "web"
-SERVER_KEYS = (ROOT / "src/pitch/bots/explain.py",)
-"""Python modules whose ``N_("...")`` keys reach the browser in messages."""
+SERVER_KEYS = (ROOT / "src/pitch/bots/explain.py", ROOT / "src/pitch/engine/rules.py")
+"""Python modules whose ``N_("...")`` keys reach the browser (hints; the table options'
+labels and help, GET /api/rules/options)."""
 
 
 def po_path(lang: str) -> Path:

@@ -318,6 +318,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def presets() -> dict[str, dict[str, Any]]:
         return {k: v.to_dict() for k, v in PRESETS.items()}
 
+    @app.get("/api/rules/options", tags=["lobby"])
+    async def rule_options() -> list[dict[str, Any]]:
+        """The table options, described once in the engine (the lobby's form reads
+        them): key, type, default, choices or range, rule id, label and help keys."""
+        from pitch.engine.rules import OPTIONS
+
+        return [o.public() for o in OPTIONS]
+
     @app.get("/api/health", tags=["lobby"])
     async def health() -> JSONResponse:
         """Readiness, for a proxy or a supervisor: 503 while this process does not
