@@ -41,6 +41,10 @@ class Option:
     house: bool = False
     """A house rule (shown under "House rules"); the others are the table's size,
     teams and target."""
+    newer: bool = False
+    """Added after records' version 1: :meth:`Rules.to_dict` and ``repr`` leave it out
+    at its default, so records and texts of games without it read as they always did
+    (a missing key is the default)."""
     refusal: str = ""
     """The refusal of a value out of range, after the rule id (``{value}``: the value);
     empty: ``KEY must be SPAN, not VALUE.``"""
@@ -165,6 +169,12 @@ the fastcore packing and the docs' table follow it."""
 
 OPTION: Final[dict[str, Option]] = {o.key: o for o in OPTIONS}
 
+END_TEXTS: Final[dict[str, str]] = {
+    "target": N_("It reached the target at the end of a hand it pitched (R6.2)."),
+}
+"""Why a game ended (:meth:`pitch.engine.GameState.end_reason`) as message keys the
+terminal and browser summaries translate: a new ending needs no change there."""
+
 
 def option(key: str) -> Option:
     """The option ``key``; an unknown key raises :class:`RulesError` listing the keys."""
@@ -203,7 +213,7 @@ def check_options(data: dict[str, object]) -> None:
             raise RulesError(f"{opt.rule}: {key} may be at most {opt.most} here, not {value}.")
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True, repr=False)
 class Rules:
     """The options of one table. Every default is the rule in RULES.md; each field is
     checked by its :data:`OPTIONS` entry.
@@ -251,7 +261,15 @@ class Rules:
         return seat % 2 if self.partnerships else seat
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        for opt in OPTIONS:
+            if opt.newer and d[opt.key] == opt.default:
+                del d[opt.key]
+        return d
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
+        return f"Rules({shown})"
 
     @classmethod
     def from_dict(cls, data: object) -> Rules:

@@ -20,12 +20,14 @@ from pitch.engine import (
     GameState,
     LegalActions,
     PlayerView,
+    Rules,
     Trick,
     action_str,
     card_str,
     cards_of,
 )
-from pitch.engine.state import HandRecord
+from pitch.engine.rules import END_TEXTS
+from pitch.engine.state import HandRecord, game_end
 
 PHASES = {DEAL: "deal", BID: "bid", PLAY: "play", OVER: "over"}
 
@@ -43,7 +45,14 @@ def _finished_trick(t: Trick, n: int) -> dict[str, Any]:
     return d
 
 
-def _last_hand(h: HandRecord) -> dict[str, Any]:
+def game_end_json(rules: Rules, h: HandRecord) -> dict[str, str] | None:
+    """Why the game ended on hand ``h`` (``{"reason", "text"}``: a key and the message
+    key the summaries translate), or ``None`` when the game went on after it."""
+    reason = game_end(rules, h.result, h.scores) if h.result is not None else None
+    return None if reason is None else {"reason": reason, "text": END_TEXTS[reason]}
+
+
+def _last_hand(h: HandRecord, rules: Rules | None = None) -> dict[str, Any]:
     r = h.result
     return {
         "dealer": h.dealer,
@@ -66,6 +75,7 @@ def _last_hand(h: HandRecord) -> dict[str, Any]:
         "made": r.made if r else None,
         "delta": list(r.delta) if r else None,
         "scores": list(h.scores),
+        "end": game_end_json(rules, h) if rules is not None else None,
     }
 
 
@@ -166,7 +176,7 @@ def public_json(view: PlayerView) -> dict[str, Any]:
         "trick": _trick(view.leader, view.trick, n) if view.leader >= 0 else None,
         "tricks": [_finished_trick(t, n) for t in view.tricks],
         "tricks_taken": tricks_taken,
-        "last_hand": _last_hand(view.history[-1]) if view.history else None,
+        "last_hand": _last_hand(view.history[-1], rules) if view.history else None,
         "hands_played": len(view.history),
         "winner": view.winner,
     }
