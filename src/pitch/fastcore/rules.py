@@ -29,6 +29,7 @@ from pitch.fastcore.layout import (
     LEADER,
     LOW_HOLDER,
     MIN_BID,
+    MUST_MAKE,
     NBIDS,
     NPLAYED,
     PARTNERS,
@@ -50,8 +51,10 @@ from pitch.fastcore.layout import (
     R_THROWN,
     R_WON,
     REDEAL,
+    SCORES,
     SIDES,
     STEAL,
+    TARGET,
     THROWN,
     TO_ACT,
     TRICK_LEN,
@@ -344,3 +347,20 @@ def score(w: Arr, out: Arr, o: int) -> None:
         out[o + R_DELTA + side] = out[o + R_WON + side]
     if not made:
         out[o + R_DELTA + pside] = -bid
+
+
+@njit
+def goes_out(w: Arr, res: Arr, o: int) -> int:
+    """R6.2, as ``pitch.engine.state.game_end``: the side that the hand scored in
+    ``res[o:o + R_SIZE]`` takes out (``-1``: none), from the scores before it in ``w``.
+    Only the pitcher's side goes out, on reaching the target (with the bid made, under
+    ``must_make_bid_to_win``)."""
+    p = w[PITCHER]
+    if p < 0:  # thrown in
+        return -1
+    ps = side_of(w, p)
+    if w[SCORES + ps] + res[o + R_DELTA + ps] >= w[TARGET] and (
+        res[o + R_MADE] or not w[MUST_MAKE]
+    ):
+        return ps
+    return -1
