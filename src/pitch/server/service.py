@@ -34,6 +34,7 @@ from pitch.engine import (
     parse_action,
     preset,
 )
+from pitch.engine.rules import OPTION
 from pitch.server.bots import BotPool, fallback
 from pitch.server.chat import MAX_LINES, clean_text
 from pitch.server.commits import GroupCommitter
@@ -69,7 +70,7 @@ def build_rules(req: CreateTable) -> Rules:
     try:
         base = preset(req.preset).to_dict() if req.preset else {}
         base.update(req.rules)
-        unknown = set(req.rules) - set(Rules().to_dict())
+        unknown = set(req.rules) - set(OPTION)  # to_dict leaves out newer options
         if unknown:
             raise ServiceError(422, f"unknown rules fields: {', '.join(sorted(unknown))}")
         return Rules.from_dict(base)
