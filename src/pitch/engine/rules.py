@@ -162,6 +162,14 @@ OPTIONS: Final[tuple[Option, ...]] = (
         N_("A side goes out only on a hand whose bid it made."),
         choices=(False, True), house=True,
     ),
+    Option(
+        "smudge", "R6.2", False, N_("Smudge: bidding 4 and taking all four points wins the game"),
+        N_(
+            "A side that bids 4 and takes High, Low, Jack and Game wins at once, "
+            "unless its score before the hand was negative."
+        ),
+        choices=(False, True), house=True, newer=True,
+    ),
 )  # fmt: skip
 """Every table option, described once: :class:`Rules` checks its fields by it, the CLI
 (``--rule KEY=VALUE``), the server's request schema and the lobby's form read it, and
@@ -171,6 +179,7 @@ OPTION: Final[dict[str, Option]] = {o.key: o for o in OPTIONS}
 
 END_TEXTS: Final[dict[str, str]] = {
     "target": N_("It reached the target at the end of a hand it pitched (R6.2)."),
+    "smudge": N_("Smudge: it bid 4 and took all four points (house rule on R6)."),
 }
 """Why a game ended (:meth:`pitch.engine.GameState.end_reason`) as message keys the
 terminal and browser summaries translate: a new ending needs no change there."""
@@ -243,6 +252,9 @@ class Rules:
     """R3.2: the lowest bid allowed (1 in the seed rules, 2 as a house rule)."""
     must_make_bid_to_win: bool = False
     """R6.2 house rule: the pitcher's side goes out only on a hand whose bid it made."""
+    smudge: bool = False
+    """House rule on R6: a side that bids 4 and takes High, Low, Jack and Game wins at
+    once, unless its score before the hand was negative."""
 
     def __post_init__(self) -> None:
         for opt in OPTIONS:

@@ -79,6 +79,13 @@ def game_end(rules: Rules, result: HandResult, scores: Sequence[int]) -> str | N
     ends the game, as a key of :data:`pitch.engine.rules.END_TEXTS`, or ``None`` to play
     on. Only the pitcher's side can go out, at the end of a hand it pitched."""
     pside = rules.side_of(result.pitcher)
+    if (  # Smudge (house rule): bid 4, took all four points, from a score of 0 or more
+        rules.smudge
+        and result.bid == 4
+        and result.high == result.low == result.jack == result.game == pside
+        and scores[pside] - result.delta[pside] >= 0
+    ):
+        return "smudge"
     if scores[pside] >= rules.target and (result.made or not rules.must_make_bid_to_win):
         return "target"
     return None

@@ -30,6 +30,7 @@ REDEAL: Final = OPTION_SLOT["all_pass"]
 MIN_BID: Final = OPTION_SLOT["min_bid"]
 TARGET: Final = OPTION_SLOT["target"]
 MUST_MAKE: Final = OPTION_SLOT["must_make_bid_to_win"]
+SMUDGE: Final = OPTION_SLOT["smudge"]
 OPTIONS_END: Final = len(OPTIONS) + 1
 # The hand in progress.
 PHASE: Final = OPTIONS_END
