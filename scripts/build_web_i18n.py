@@ -36,8 +36,13 @@ JS = ROOT / "src/pitch/server/static/js"
 OUT = ROOT / "src/pitch/server/static/i18n"
 LOCALE = ROOT / "src/pitch/locale"
 DOMAIN = "web"
-SERVER_KEYS = (ROOT / "src/pitch/bots/explain.py", ROOT / "src/pitch/engine/refusals.py")
-"""Python modules whose ``N_("...")`` keys reach the browser in messages."""
+SERVER_KEYS = (
+    ROOT / "src/pitch/bots/explain.py",
+    ROOT / "src/pitch/engine/refusals.py",
+    ROOT / "src/pitch/engine/rules.py",
+)
+"""Python modules whose ``N_("...")`` keys reach the browser in messages (hints,
+refusals; the table options' labels and help, GET /api/rules/options)."""
 
 
 def po_path(lang: str) -> Path:

@@ -168,3 +168,30 @@ def test_bench_json() -> None:
 def test_bench_text() -> None:
     res = runner.invoke(app, ["bench", "--hands", "20", "--repeat", "1", "--players", "3"])
     assert res.exit_code == 0 and "checked API" in res.stdout and "fast path" in res.stdout
+
+
+def test_rule_options_apply_after_the_preset() -> None:
+    rules = ["--rule", "min_bid=2", "--rule", "must_make_bid_to_win=off", "--rule", "target=5"]
+    res = runner.invoke(app, ["simulate", "--games=1", "--seed=3", "--preset=club", *rules])
+    assert res.exit_code == 0, res.output
+    rec = json.loads(next(ln for ln in res.output.splitlines() if ln.startswith('{"format"')))
+    assert Rules.from_dict(rec["rules"]) == Rules(
+        partnerships=True, target=5, min_bid=2, must_make_bid_to_win=False
+    )
+    assert all(b == 0 or b >= 2 for h in rec["hands"] for _s, b in h["bids"])
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "arena"])
+@pytest.mark.parametrize(
+    ("rule", "says"),
+    [
+        ("low_to=dealer", "R5.2: low_to must be 'captor' or 'holder', not 'dealer'."),
+        ("colour=red", "unknown table option 'colour'; choose one of: players,"),
+        ("min_bid", "--rule takes KEY=VALUE, not 'min_bid'."),
+    ],
+)
+def test_a_bad_rule_option_is_a_usage_error_naming_it(command: str, rule: str, says: str) -> None:
+    bots = ["random", "random"] if command == "arena" else []
+    res = runner.invoke(app, [command, *bots, "--rule", rule], terminal_width=400)
+    assert res.exit_code == 2
+    assert says in " ".join(res.output.split())

@@ -36,3 +36,14 @@ def test_rules_doc_cites_every_rule_option_and_preset() -> None:
         assert f"`{name}`" in text, name
     for name in PRESETS:
         assert f"`{name}`" in text, name
+
+
+def test_rules_doc_options_table_is_the_engine_table() -> None:
+    from pitch.engine.rules import OPTIONS
+
+    text = (DOCS / "rules.md").read_text(encoding="utf-8")
+    table = text[text.index("| option | default | meaning | rule |") :].split("\n\n")[0]
+    rows = [[c.strip() for c in ln.strip("|").split("|")] for ln in table.splitlines()[2:]]
+    shown = {o.key: json.dumps(o.default) if o.kind == "str" else o.default for o in OPTIONS}
+    want = [[f"`{o.key}`", f"`{shown[o.key]}`", o.rule] for o in OPTIONS]
+    assert [[r[0], r[1], r[-1]] for r in rows] == want

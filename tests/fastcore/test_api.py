@@ -14,6 +14,7 @@ import pytest
 from pitch import fastcore
 from pitch.engine import BID, PLAY, GameState, PitchError, Rules
 from pitch.engine.fast import random_playout as engine_playout
+from pitch.engine.rules import OPTIONS
 from pitch.fastcore import (
     COMPILED,
     layout,
@@ -26,7 +27,7 @@ from pitch.fastcore import (
     unpack,
     warm_up,
 )
-from pitch.fastcore.packing import pack_list
+from pitch.fastcore.packing import pack_list, rules_of
 from tests.fastcore.diffcheck import TABLES
 
 
@@ -257,3 +258,18 @@ def test_suit_of_is_floor_division_by_13_for_every_card() -> None:
     from pitch.fastcore.rules import suit_of
 
     assert [suit_of.py_func(c) for c in range(52)] == [c // 13 for c in range(52)]
+
+
+def test_option_slots_follow_the_option_table() -> None:
+    # The slots are derived from pitch.engine.rules.OPTIONS; today's options keep the
+    # slots they had when they were numbered by hand (positions packed before agree).
+    L = layout
+    assert (L.N, L.SIDES, L.PARTNERS, L.LOW_HOLDER, L.STEAL, L.REDEAL) == (0, 1, 2, 3, 4, 5)
+    assert (L.MIN_BID, L.TARGET, L.MUST_MAKE) == (6, 7, 8)
+    assert layout.PHASE == layout.OPTIONS_END == len(OPTIONS) + 1
+    assert layout.SIZE == layout.DECK + 52 and layout.POSITION_SIZE == layout.SCORES + 7
+    r = Rules(partnerships=True, low_to="holder", dealer_may_steal=False, min_bid=2, target=11)
+    w = pack_list(GameState(r))
+    for opt in OPTIONS:
+        assert w[layout.OPTION_SLOT[opt.key]] == opt.to_int(getattr(r, opt.key)), opt.key
+    assert w[layout.SIDES] == 2 and rules_of(w) == r

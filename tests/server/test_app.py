@@ -114,3 +114,36 @@ def test_turn_timer_plays_for_a_slow_human(client: TestClient) -> None:
         assert first["turn_deadline"] is not None and first["turn_deadline"] > time.time()
         moved = _until(ws, lambda m: m["type"] == "state" and m["seq"] > first["seq"])
         assert moved["last"]["by"] == "timer"
+
+
+def test_rule_options_are_the_engine_table_and_requests_are_checked_by_it(
+    client: TestClient,
+) -> None:
+    from pitch.engine.rules import OPTIONS
+
+    got = client.get("/api/rules/options").json()
+    assert [o["key"] for o in got] == [o.key for o in OPTIONS]
+    steal = next(o for o in got if o["key"] == "dealer_may_steal")
+    assert steal == {
+        "key": "dealer_may_steal",
+        "type": "bool",
+        "default": True,
+        "choices": [True, False],
+        "low": 0,
+        "high": 999,
+        "rule": "R3.6",
+        "label": "The dealer may steal the bid by bidding the same",
+        "help": "The dealer may take the contract by equalling the high bid.",
+        "house": True,
+    }
+    r = client.post("/api/tables", json={"rules": {"players": 2, "min_bid": 2}})
+    assert r.status_code == 201 and r.json()["rules"]["min_bid"] == 2
+    for bad, says in [
+        ({"low_to": "dealer"}, "R5.2: low_to must be 'captor' or 'holder', not 'dealer'."),
+        ({"colour": 1}, "unknown table option 'colour'"),
+        ({"target": 10**9}, "R6.1: target may be at most 999 here"),
+        ({"players": True}, "R1.1: players must be a whole number, not True."),
+    ]:
+        for path in ("/api/tables", "/api/quickplay"):
+            r = client.post(path, json={"rules": bad})
+            assert r.status_code == 422 and says in r.text, (path, bad, r.text)

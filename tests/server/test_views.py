@@ -100,3 +100,32 @@ def test_refusal_json_sends_suits_as_letters_and_cards_as_text() -> None:
         "args": {"card": "Td"},
     }
     assert refusal_json(None) is None
+
+
+def _finished_game(rules: Rules, seed: int) -> GameState:
+    rng = random.Random(seed)
+    s = GameState.new_game(rules, rng)
+    while not s.is_terminal():
+        if s.current_player() == CHANCE:
+            s.deal_random(rng)
+        else:
+            s.apply(rng.choice(list(s.legal_actions())))
+    return s
+
+
+def test_the_hand_that_ends_the_game_says_why() -> None:
+    from pitch.engine import game_record
+    from pitch.engine.rules import END_TEXTS
+    from pitch.server.records_check import checked_record
+    from pitch.server.view_json import game_end_json, public_json
+
+    s = _finished_game(Rules(players=3), 4)
+    assert s.end_reason == "target"
+    last = public_json(s.view(0))["last_hand"]
+    assert last["end"] == {"reason": "target", "text": END_TEXTS["target"]}
+    rec = checked_record(game_record(s))
+    assert rec["end"] == last["end"]
+    # Hands that did not end the game, and a game still going on, say nothing.
+    assert len(s.history) > 1 and game_end_json(s.rules, s.history[0]) is None
+    going = GameState.new_game(Rules(players=3), random.Random(4))
+    assert going.end_reason is None and "end" not in checked_record(game_record(going))

@@ -82,6 +82,9 @@ def test_replay_steps_through_every_hand(page: Any, server_url: str) -> None:
         f"{_side_names(rec, rec['winner'])} won the game!"
     )
     expect(page.locator(".score-sheet tbody tr")).to_have_count(len(rec["hands"]))
+    # The last hand's summary says why the game ended (R6.2), from the server's replay.
+    expect(page.locator(".hand-summary .game-end")).to_have_attribute("data-end", "target")
+    expect(page.locator(".hand-summary .game-end")).to_contain_text("reached the target")
 
 
 def test_replay_keyboard_and_partnerships(page: Any, server_url: str) -> None:

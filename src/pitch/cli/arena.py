@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pitch.bots.arena import ArenaConfig, DealResult, Summary, run_local, summarize
-from pitch.cli.options import rules_from_options
+from pitch.cli.options import RuleOption, rules_from_options
 
 
 def register(app: typer.Typer) -> None:
@@ -32,6 +32,7 @@ def arena(
     partnerships: Annotated[bool, typer.Option(help="Partners: seats 0+2 vs 1+3.")] = False,
     target: Annotated[int, typer.Option(min=1, help="Points to win (7, 11, 15, 21...).")] = 7,
     preset: Annotated[str | None, typer.Option(help="Named rules preset.")] = None,
+    rule: RuleOption = None,
     seed: Annotated[int, typer.Option(help="Match seed: the same seed, the same deals.")] = 1,
     workers: Annotated[int, typer.Option(min=0, help="Worker processes (0: all local cores).")] = 0,
     ray: Annotated[
@@ -48,7 +49,7 @@ def arena(
 ) -> None:
     """Play BOT_A against BOT_B on duplicate deals and report points per hand (with the
     95% interval of the paired difference), game wins, bidding and thinking time."""
-    rules = rules_from_options(players, partnerships, target, preset)
+    rules = rules_from_options(players, partnerships, target, preset, rule)
     try:
         cfg = ArenaConfig(
             bot_a=bot_a,

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from pitch import fastcore
-from pitch.cli.options import rules_from_options
+from pitch.cli.options import RuleOption, rules_from_options
 from pitch.engine import PitchError, RecordError, read_records
 from pitch.i18n import LANGUAGES, _, set_language
 from pitch.tui.app import Terminal, run
@@ -51,6 +51,7 @@ def play(
     preset: Annotated[
         str | None, typer.Option(help="Named rules preset with house rules (docs/rules.md).")
     ] = None,
+    rule: RuleOption = None,
     level: Annotated[
         str | None,
         typer.Option(help="Bot level for every bot: beginner, club, expert, master or a bot name."),
@@ -90,7 +91,7 @@ def play(
         save_path = save or resume
     else:
         _language(lang)
-        rules = rules_from_options(players, partnerships, target, preset)
+        rules = rules_from_options(players, partnerships, target, preset, rule)
         if seat >= rules.players:
             raise typer.BadParameter(
                 f"seats are 0..{rules.players - 1} with {rules.players} players",

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import Progress
 
 from pitch.bots import make_bot, parse_bot_spec, play_game
-from pitch.cli.options import rules_from_options
+from pitch.cli.options import RuleOption, rules_from_options
 from pitch.engine import dumps, game_record
 
 
@@ -27,6 +27,7 @@ def simulate(
     partnerships: Annotated[bool, typer.Option(help="Partners: seats 0+2 vs 1+3.")] = False,
     target: Annotated[int, typer.Option(min=1, help="Points to win (7, 11, 15, 21...).")] = 7,
     preset: Annotated[str | None, typer.Option(help="Named rules preset.")] = None,
+    rule: RuleOption = None,
     seed: Annotated[int | None, typer.Option(help="Seed: the same seed, the same games.")] = None,
     bots: Annotated[
         str, typer.Option(help="Bot per seat, comma-separated (one name: every seat).")
@@ -44,7 +45,7 @@ def simulate(
     ] = 1000,
 ) -> None:
     """Play whole games between bots and write their records (JSON Lines)."""
-    rules = rules_from_options(players, partnerships, target, preset)
+    rules = rules_from_options(players, partnerships, target, preset, rule)
     names = [b for b in bots.split(",") if b.strip()]
     if len(names) == 1:
         names = names * rules.players

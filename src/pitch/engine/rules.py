@@ -9,11 +9,223 @@ from pitch.engine.errors import RulesError
 
 LowTo = Literal["captor", "holder"]
 AllPass = Literal["dealer_bids", "redeal"]
+Value = bool | int | str
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+def N_(text: str) -> str:
+    """Mark ``text`` as a message key: the terminal and browser catalogs translate it
+    (``pybabel extract -k N_``; ``scripts/build_web_i18n.py`` SERVER_KEYS)."""
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One table option: its type, what it may be, where the rules define it, and the
+    message keys a form shows for it. :data:`OPTIONS` holds them all."""
+
+    key: str
+    """The :class:`Rules` field."""
+    rule: str
+    """The rule id the option changes (R1.1 ...): every refusal names it."""
+    default: Value
+    label: str
+    """Message key: the option's name in a form (an English sentence)."""
+    help: str
+    """Message key: one sentence on what it changes."""
+    choices: tuple[Value, ...] = ()
+    """The allowed values, the default first (bools: ``(False, True)`` or the reverse);
+    empty for a whole number in ``low..high``."""
+    low: int = 0
+    high: int | None = None
+    """``None``: no upper bound in the rules (a request is held to :attr:`most`)."""
+    house: bool = False
+    """A house rule (shown under "House rules"); the others are the table's size,
+    teams and target."""
+    newer: bool = False
+    """Added after records' version 1: :meth:`Rules.to_dict` and ``repr`` leave it out
+    at its default, so records and texts of games without it read as they always did
+    (a missing key is the default)."""
+    refusal: str = ""
+    """The refusal of a value out of range, after the rule id (``{value}``: the value);
+    empty: ``KEY must be SPAN, not VALUE.``"""
+
+    @property
+    def kind(self) -> str:
+        """``bool``, ``int`` or ``str``: the JSON type of the value."""
+        return type(self.default).__name__
+
+    @property
+    def most(self) -> int:
+        """The largest whole number a stranger's request may ask for."""
+        return self.high if self.high is not None else REQUEST_MAX
+
+    def check(self, value: object) -> None:
+        """Raise :class:`RulesError`, naming the rule, unless ``value`` is allowed."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise RulesError(f"{self.rule}: {self.key} must be true or false, not {value!r}.")
+            return
+        if self.kind == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+            raise RulesError(f"{self.rule}: {self.key} must be a whole number, not {value!r}.")
+        if self.choices:
+            ok = value in self.choices and type(value) is type(self.default)
+        elif isinstance(value, int):
+            ok = self.low <= value and (self.high is None or value <= self.high)
+        else:
+            ok = False
+        if not ok:
+            why = self.refusal or f"{self.key} must be {self.span()}, not {{value!r}}."
+            raise RulesError(f"{self.rule}: " + why.format(value=value))
+
+    def to_int(self, value: Value) -> int:
+        """The value as an int: a bool 0/1, a whole number itself, a word its index in
+        :attr:`choices` (how :mod:`pitch.fastcore` packs it)."""
+        if isinstance(value, str):
+            return self.choices.index(value)
+        return int(value)
+
+    def from_int(self, x: int) -> Value:
+        """The inverse of :meth:`to_int`."""
+        if self.kind == "str":
+            return self.choices[x]
+        return bool(x) if self.kind == "bool" else int(x)
+
+    def span(self) -> str:
+        """The allowed values in words: ``2 to 7``, ``1 or more``, ``'captor' or 'holder'``."""
+        if self.choices:
+            return _alternatives(self.choices)
+        return f"{self.low} or more" if self.high is None else f"{self.low} to {self.high}"
+
+    def public(self) -> dict[str, Any]:
+        """The option as the lobby's form reads it (``GET /api/rules/options``)."""
+        return {
+            "key": self.key,
+            "type": self.kind,
+            "default": self.default,
+            "choices": list(self.choices),
+            "low": self.low,
+            "high": self.most,
+            "rule": self.rule,
+            "label": self.label,
+            "help": self.help,
+            "house": self.house,
+        }
+
+
+REQUEST_MAX: Final = 999
+"""The highest target a request from the network may ask for (the rules set none)."""
+
+
+def _alternatives(values: tuple[Value, ...]) -> str:
+    shown = [repr(v) for v in values]
+    return " or ".join(shown) if len(shown) < 3 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+# In the packed position's order (pitch.fastcore.layout derives its slots from it).
+OPTIONS: Final[tuple[Option, ...]] = (
+    Option(
+        "players", "R1.1", 4, N_("Players"), N_("Pitch is played by 2 to 7 players."),
+        low=2, high=7, refusal="Pitch is played by 2 to 7 players, not {value}.",
+    ),
+    Option(
+        "partnerships", "R1.2", False, N_("Partnerships (seats 1 + 3 against 2 + 4)"),
+        N_("Two teams of two, partners sitting opposite (4 players only)."),
+        choices=(False, True),
+    ),
+    Option(
+        "low_to", "R5.2", "captor",
+        N_("Low scores for the player who held it, not who captured it"),
+        N_("Low goes to the side of the player who was dealt the lowest trump."),
+        choices=("captor", "holder"), house=True,
+    ),
+    Option(
+        "dealer_may_steal", "R3.6", True, N_("The dealer may steal the bid by bidding the same"),
+        N_("The dealer may take the contract by equalling the high bid."),
+        choices=(True, False), house=True,
+    ),
+    Option(
+        "all_pass", "R3.5", "dealer_bids",
+        N_("If everyone passes, deal again (instead of the dealer having to bid)"),
+        N_("When the others pass the dealer may pass too; the hand is thrown in and redealt."),
+        choices=("dealer_bids", "redeal"), house=True,
+    ),
+    Option(
+        "min_bid", "R3.2", 1, N_("Lowest bid is 2"), N_("No bids of 1: the lowest bid is 2."),
+        choices=(1, 2), house=True,
+    ),
+    Option(
+        "target", "R6.1", 7, N_("Play to"), N_("The points a side needs to win the game."),
+        low=1, refusal="the target must be a positive number, not {value}.",
+    ),
+    Option(
+        "must_make_bid_to_win", "R6.2", False, N_("The pitcher must make the bid to go out"),
+        N_("A side goes out only on a hand whose bid it made."),
+        choices=(False, True), house=True,
+    ),
+    Option(
+        "smudge", "R6.2", False, N_("Smudge: bidding 4 and taking all four points wins the game"),
+        N_(
+            "A side that bids 4 and takes High, Low, Jack and Game wins at once, "
+            "unless its score before the hand was negative."
+        ),
+        choices=(False, True), house=True, newer=True,
+    ),
+)  # fmt: skip
+"""Every table option, described once: :class:`Rules` checks its fields by it, the CLI
+(``--rule KEY=VALUE``), the server's request schema and the lobby's form read it, and
+the fastcore packing and the docs' table follow it."""
+
+OPTION: Final[dict[str, Option]] = {o.key: o for o in OPTIONS}
+
+END_TEXTS: Final[dict[str, str]] = {
+    "target": N_("It reached the target at the end of a hand it pitched (R6.2)."),
+    "smudge": N_("Smudge: it bid 4 and took all four points (house rule on R6)."),
+}
+"""Why a game ended (:meth:`pitch.engine.GameState.end_reason`) as message keys the
+terminal and browser summaries translate: a new ending needs no change there."""
+
+
+def option(key: str) -> Option:
+    """The option ``key``; an unknown key raises :class:`RulesError` listing the keys."""
+    try:
+        return OPTION[key]
+    except KeyError:
+        raise RulesError(
+            f"unknown table option {key!r}; choose one of: {', '.join(OPTION)}."
+        ) from None
+
+
+def parse_option(key: str, text: str) -> tuple[str, Value]:
+    """``KEY=VALUE`` text (the CLI's ``--rule``) as a checked ``(key, value)``."""
+    opt = option(key)
+    value: Value = text
+    if opt.kind == "bool":
+        words = {"true": True, "on": True, "yes": True, "1": True}
+        words |= {"false": False, "off": False, "no": False, "0": False}
+        value = words.get(text.strip().lower(), text)
+    elif opt.kind == "int":
+        try:
+            value = int(text)
+        except ValueError:
+            value = text
+    opt.check(value)
+    return key, value
+
+
+def check_options(data: dict[str, object]) -> None:
+    """Refuse (:class:`RulesError`) an unknown key or a value its option does not allow;
+    a request's whole numbers are held to :attr:`Option.most` too."""
+    for key, value in data.items():
+        opt = option(str(key))
+        opt.check(value)
+        if opt.kind == "int" and isinstance(value, int) and value > opt.most:
+            raise RulesError(f"{opt.rule}: {key} may be at most {opt.most} here, not {value}.")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True, repr=False)
 class Rules:
-    """The options of one table. Every default is the rule in RULES.md.
+    """The options of one table. Every default is the rule in RULES.md; each field is
+    checked by its :data:`OPTIONS` entry.
 
     >>> Rules(players=5, target=11).num_sides
     5
@@ -40,30 +252,17 @@ class Rules:
     """R3.2: the lowest bid allowed (1 in the seed rules, 2 as a house rule)."""
     must_make_bid_to_win: bool = False
     """R6.2 house rule: the pitcher's side goes out only on a hand whose bid it made."""
+    smudge: bool = False
+    """House rule on R6: a side that bids 4 and takes High, Low, Jack and Game wins at
+    once, unless its score before the hand was negative."""
 
     def __post_init__(self) -> None:
-        _check_int("players", self.players)
-        _check_int("target", self.target)
-        _check_int("min_bid", self.min_bid)
-        for name in ("partnerships", "dealer_may_steal", "must_make_bid_to_win"):
-            if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"{name} must be true or false, not {getattr(self, name)!r}.")
-        if not 2 <= self.players <= 7:
-            raise RulesError(f"R1.1: Pitch is played by 2 to 7 players, not {self.players}.")
+        for opt in OPTIONS:
+            opt.check(getattr(self, opt.key))
         if self.partnerships and self.players != 4:
             raise RulesError(
                 f"R1.2: the partnership game needs exactly 4 players, not {self.players}."
             )
-        if self.target < 1:
-            raise RulesError(f"R6.1: the target must be a positive number, not {self.target}.")
-        if self.low_to not in ("captor", "holder"):
-            raise RulesError(f"R5.2: low_to must be 'captor' or 'holder', not {self.low_to!r}.")
-        if self.all_pass not in ("dealer_bids", "redeal"):
-            raise RulesError(
-                f"R3.5: all_pass must be 'dealer_bids' or 'redeal', not {self.all_pass!r}."
-            )
-        if self.min_bid not in (1, 2):
-            raise RulesError(f"R3.2: min_bid must be 1 or 2, not {self.min_bid}.")
 
     @property
     def num_sides(self) -> int:
@@ -74,7 +273,15 @@ class Rules:
         return seat % 2 if self.partnerships else seat
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        for opt in OPTIONS:
+            if opt.newer and d[opt.key] == opt.default:
+                del d[opt.key]
+        return d
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items())
+        return f"Rules({shown})"
 
     @classmethod
     def from_dict(cls, data: object) -> Rules:
@@ -87,11 +294,6 @@ class Rules:
 
     def with_options(self, **changes: Any) -> Rules:
         return replace(self, **changes)
-
-
-def _check_int(name: str, value: object) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise RulesError(f"{name} must be a whole number, not {value!r}.")
 
 
 PRESETS: Final[dict[str, Rules]] = {

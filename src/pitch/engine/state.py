@@ -46,6 +46,23 @@ from pitch.engine.views import PlayerView, public_history, seen_cards
 _new_tuple: Final = tuple.__new__
 
 
+def game_end(rules: Rules, result: HandResult, scores: Sequence[int]) -> str | None:
+    """R6.2: why the hand scored in ``result`` (``scores``: each side's score after it)
+    ends the game, as a key of :data:`pitch.engine.rules.END_TEXTS`, or ``None`` to play
+    on. Only the pitcher's side can go out, at the end of a hand it pitched."""
+    pside = rules.side_of(result.pitcher)
+    if (  # Smudge (house rule): bid 4, took all four points, from a score of 0 or more
+        rules.smudge
+        and result.bid == 4
+        and result.high == result.low == result.jack == result.game == pside
+        and scores[pside] - result.delta[pside] >= 0
+    ):
+        return "smudge"
+    if scores[pside] >= rules.target and (result.made or not rules.must_make_bid_to_win):
+        return "target"
+    return None
+
+
 def deal_order(players: int, dealer: int) -> tuple[int, ...]:
     """R2.2: the seat that receives each card, three at a time from the dealer's left."""
     order: list[int] = []
@@ -205,6 +222,15 @@ class GameState:
     @property
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game ended (a key of :data:`pitch.engine.rules.END_TEXTS`, from its
+        last hand), or ``None`` while it goes on."""
+        if self.winner is None or not self.history:
+            return None
+        h = self.history[-1]
+        return game_end(self.rules, h.result, h.scores) if h.result is not None else None
 
     @property
     def hand_number(self) -> int:
@@ -498,12 +524,8 @@ class GameState:
                 ),
             ),
         )
-        pside = self.side_of[self.pitcher]
-        # R6.2: only the pitcher's side can go out, at the end of a hand it pitched.
-        if scores[pside] >= self.rules.target and (
-            result.made or not self.rules.must_make_bid_to_win
-        ):
-            self.winner = pside
+        if game_end(self.rules, result, scores) is not None:
+            self.winner = self.side_of[self.pitcher]
             self.phase = OVER
             self.to_act = TERMINAL
             return

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Final, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -33,7 +34,37 @@ def _numba_enabled() -> bool:
 COMPILED: Final = _numba_enabled()
 """True when the kernels run as numba machine code."""
 
+
+def _drop_stale_caches() -> None:
+    """numba's disk cache is keyed on each kernel's own source file, not on the
+    :mod:`pitch.fastcore.layout` slot numbers it compiles in as constants: when the
+    layout changes (a table option added), the compiled kernels of unchanged files
+    would read slots by their old numbers. So the cache remembers the layout it was
+    built for, and is dropped when that differs (best effort: another process may be
+    writing it)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return  # the user's own cache folder: theirs to manage
+    from pitch.fastcore import layout
+
+    key = repr(sorted((k, v) for k, v in vars(layout).items() if k.isupper() and type(v) is int))
+    folder = Path(__file__).parent / "__pycache__"
+    stamp = folder / "layout.stamp"
+    try:
+        if stamp.read_text(encoding="utf-8") == key:
+            return
+    except OSError:
+        pass
+    try:
+        folder.mkdir(exist_ok=True)
+        for old in [*folder.glob("*.nbi"), *folder.glob("*.nbc")]:
+            old.unlink(missing_ok=True)
+        stamp.write_text(key, encoding="utf-8")
+    except OSError:
+        pass  # a read-only install: numba then cannot cache there either
+
+
 if COMPILED:
+    _drop_stale_caches()
     import numpy as np
     from llvmlite import ir
     from numba import njit as _numba_njit

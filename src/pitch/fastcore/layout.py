@@ -10,47 +10,59 @@ from __future__ import annotations
 
 from typing import Final
 
-# Table options (pitch.engine.Rules).
-N: Final = 0
+from pitch.engine.rules import OPTIONS
+
+OPTION_SLOTS: Final[tuple[str, ...]] = tuple(o.key for o in OPTIONS)
+"""The table options' slots after ``N``, ``SIDES`` (``SIDES`` is derived, not an
+option), in :data:`pitch.engine.rules.OPTIONS` order: ``w[OPTION_SLOT[key]]`` is
+the option as an int (a bool, or the index of the value in its ``choices``)."""
+OPTION_SLOT: Final[dict[str, int]] = {
+    key: i + (1 if i else 0) for i, key in enumerate(OPTION_SLOTS)
+}  # players first, at 0: SIDES follows it
+
+# Table options (pitch.engine.Rules); numba reads these as compile-time constants.
+N: Final = OPTION_SLOT["players"]
 SIDES: Final = 1
-PARTNERS: Final = 2
-LOW_HOLDER: Final = 3
-STEAL: Final = 4
-REDEAL: Final = 5
-MIN_BID: Final = 6
-TARGET: Final = 7
-MUST_MAKE: Final = 8
+PARTNERS: Final = OPTION_SLOT["partnerships"]
+LOW_HOLDER: Final = OPTION_SLOT["low_to"]
+STEAL: Final = OPTION_SLOT["dealer_may_steal"]
+REDEAL: Final = OPTION_SLOT["all_pass"]
+MIN_BID: Final = OPTION_SLOT["min_bid"]
+TARGET: Final = OPTION_SLOT["target"]
+MUST_MAKE: Final = OPTION_SLOT["must_make_bid_to_win"]
+SMUDGE: Final = OPTION_SLOT["smudge"]
+OPTIONS_END: Final = len(OPTIONS) + 1
 # The hand in progress.
-PHASE: Final = 9
-TO_ACT: Final = 10
-DEALER: Final = 11
-HIGH_BID: Final = 12
-HIGH_BIDDER: Final = 13
-PITCHER: Final = 14
-CONTRACT: Final = 15
-TRUMP: Final = 16
-LEAD: Final = 17
-BEST_CARD: Final = 18
-BEST_SEAT: Final = 19
-TRICK_MASK: Final = 20
-TRICK_LEN: Final = 21
-TRICKS_DONE: Final = 22
-LEADER: Final = 23
-NBIDS: Final = 24
-NPLAYED: Final = 25
-HANDS: Final = 26
-DEALT: Final = 33
-CAPTURED: Final = 40
-SCORES: Final = 47
+PHASE: Final = OPTIONS_END
+TO_ACT: Final = OPTIONS_END + 1
+DEALER: Final = OPTIONS_END + 2
+HIGH_BID: Final = OPTIONS_END + 3
+HIGH_BIDDER: Final = OPTIONS_END + 4
+PITCHER: Final = OPTIONS_END + 5
+CONTRACT: Final = OPTIONS_END + 6
+TRUMP: Final = OPTIONS_END + 7
+LEAD: Final = OPTIONS_END + 8
+BEST_CARD: Final = OPTIONS_END + 9
+BEST_SEAT: Final = OPTIONS_END + 10
+TRICK_MASK: Final = OPTIONS_END + 11
+TRICK_LEN: Final = OPTIONS_END + 12
+TRICKS_DONE: Final = OPTIONS_END + 13
+LEADER: Final = OPTIONS_END + 14
+NBIDS: Final = OPTIONS_END + 15
+NPLAYED: Final = OPTIONS_END + 16
+HANDS: Final = NPLAYED + 1
+DEALT: Final = HANDS + 7
+CAPTURED: Final = DEALT + 7
+SCORES: Final = CAPTURED + 7
 # Everything above is the position; playouts restore only this much.
-POSITION_SIZE: Final = 54
-BIDS: Final = 54
+POSITION_SIZE: Final = SCORES + 7
+BIDS: Final = POSITION_SIZE
 """Bid values (0 = pass) in order; the bidder follows from the dealer."""
-PLAYED: Final = 61
+PLAYED: Final = BIDS + 7
 """Cards in the order played this hand."""
-DECK: Final = 103
+DECK: Final = PLAYED + 42
 """A permutation of the 52 cards that dealing shuffles in place."""
-SIZE: Final = 155
+SIZE: Final = DECK + 52
 
 # Phases: the engine's DEAL/BID/PLAY, then two ends of a hand the kernels stop at.
 DEAL: Final = 0

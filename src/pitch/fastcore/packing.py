@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from pitch.engine import OVER, GameState, Rules
 from pitch.engine.errors import PitchError
+from pitch.engine.rules import OPTIONS
 from pitch.fastcore.layout import (
     BEST_CARD,
     BEST_SEAT,
@@ -21,44 +23,41 @@ from pitch.fastcore.layout import (
     HIGH_BIDDER,
     LEAD,
     LEADER,
-    LOW_HOLDER,
-    MIN_BID,
-    MUST_MAKE,
     NBIDS,
     NPLAYED,
-    PARTNERS,
+    OPTION_SLOT,
+    OPTIONS_END,
     PHASE,
     PITCHER,
     PLAYED,
-    REDEAL,
     SCORES,
     SIDES,
     SIZE,
-    STEAL,
-    TARGET,
     TO_ACT,
     TRICK_LEN,
     TRICK_MASK,
     TRICKS_DONE,
     TRUMP,
-    N,
 )
 
 _DECK = list(range(52))
 
 
+@functools.lru_cache(maxsize=256)
+def _option_slots(rules: Rules) -> tuple[int, ...]:
+    """Slots ``0 .. OPTIONS_END - 1`` of a packed position: every option of
+    :data:`pitch.engine.rules.OPTIONS` as an int in its slot, and the number of sides."""
+    w = [0] * OPTIONS_END
+    for opt in OPTIONS:
+        w[OPTION_SLOT[opt.key]] = opt.to_int(getattr(rules, opt.key))
+    w[SIDES] = rules.num_sides
+    return tuple(w)
+
+
 def table(rules: Rules, dealer: int = 0) -> list[int]:
     """A packed position for ``rules`` before the first deal (phase DEAL)."""
     w = [0] * SIZE
-    w[N] = rules.players
-    w[SIDES] = rules.num_sides
-    w[PARTNERS] = int(rules.partnerships)
-    w[LOW_HOLDER] = int(rules.low_to == "holder")
-    w[STEAL] = int(rules.dealer_may_steal)
-    w[REDEAL] = int(rules.all_pass == "redeal")
-    w[MIN_BID] = rules.min_bid
-    w[TARGET] = rules.target
-    w[MUST_MAKE] = int(rules.must_make_bid_to_win)
+    w[:OPTIONS_END] = _option_slots(rules)
     w[DEALER] = dealer
     w[TO_ACT] = w[HIGH_BIDDER] = w[PITCHER] = w[TRUMP] = -1
     w[LEAD] = w[BEST_CARD] = w[BEST_SEAT] = w[LEADER] = -1
@@ -115,20 +114,11 @@ def position_list(state: GameState) -> list[int]:
     """The first :data:`POSITION_SIZE` ints of :func:`pack_list` (what a playout
     reads), built in one go: the fast path for search, for a state in the auction or
     the play. The logs of bids and cards are not included."""
-    r = state.rules
     n = state.n
     pad7 = [0] * 7
     trick = state.trick
     w = [
-        n,
-        state.num_sides,
-        int(r.partnerships),
-        int(state._low_holder),
-        int(r.dealer_may_steal),
-        int(r.all_pass == "redeal"),
-        r.min_bid,
-        r.target,
-        int(r.must_make_bid_to_win),
+        *_option_slots(state.rules),
         state.phase,
         state.to_act,
         state.dealer,
@@ -160,16 +150,7 @@ def position_list(state: GameState) -> list[int]:
 
 def rules_of(w: Sequence[int]) -> Rules:
     """The table options stored in a packed position."""
-    return Rules(
-        players=int(w[N]),
-        partnerships=bool(w[PARTNERS]),
-        target=int(w[TARGET]),
-        low_to="holder" if w[LOW_HOLDER] else "captor",
-        dealer_may_steal=bool(w[STEAL]),
-        all_pass="redeal" if w[REDEAL] else "dealer_bids",
-        min_bid=int(w[MIN_BID]),
-        must_make_bid_to_win=bool(w[MUST_MAKE]),
-    )
+    return Rules.from_dict({o.key: o.from_int(int(w[OPTION_SLOT[o.key]])) for o in OPTIONS})
 
 
 def unpack(w: Sequence[int]) -> GameState:

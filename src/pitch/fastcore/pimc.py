@@ -11,36 +11,26 @@ from __future__ import annotations
 
 from pitch.fastcore._jit import entry, njit
 from pitch.fastcore.determinize import A_SEAT, determinize
-from pitch.fastcore.layout import (
-    DECK,
-    MUST_MAKE,
-    PITCHER,
-    R_DELTA,
-    SCORES,
-    SIDES,
-    TARGET,
-)
+from pitch.fastcore.layout import DECK, R_DELTA, SIDES
 from pitch.fastcore.loops import finish
-from pitch.fastcore.rules import Arr, apply, side_of
+from pitch.fastcore.rules import Arr, apply, goes_out, side_of
 
 
 @njit
 def hand_value(w: Arr, res: Arr, side: int, bonus: float) -> float:
     """A side's payoff for the hand finished in ``w`` and scored in ``res``: its score
     change relative to the mean of the other sides, plus ``bonus`` when the hand takes
-    it out (R6.2), minus it when the hand takes another side out."""
+    it out (R6.2, :func:`pitch.fastcore.rules.goes_out`), minus it when the hand takes
+    another side out."""
     sides = w[SIDES]
     total = 0
     for j in range(sides):
         total += res[R_DELTA + j]
     d = res[R_DELTA + side]
     v: float = d - (total - d) / (sides - 1)
-    p = w[PITCHER]
-    if p >= 0:
-        ps = side_of(w, p)
-        dp = res[R_DELTA + ps]
-        if w[SCORES + ps] + dp >= w[TARGET] and (dp > 0 or not w[MUST_MAKE]):
-            v += bonus if ps == side else -bonus
+    out = goes_out(w, res, 0)
+    if out >= 0:
+        v += bonus if out == side else -bonus
     return v
 
 

@@ -29,6 +29,7 @@ from pitch.fastcore.layout import (
     LEADER,
     LOW_HOLDER,
     MIN_BID,
+    MUST_MAKE,
     NBIDS,
     NPLAYED,
     PARTNERS,
@@ -50,8 +51,11 @@ from pitch.fastcore.layout import (
     R_THROWN,
     R_WON,
     REDEAL,
+    SCORES,
     SIDES,
+    SMUDGE,
     STEAL,
+    TARGET,
     THROWN,
     TO_ACT,
     TRICK_LEN,
@@ -344,3 +348,30 @@ def score(w: Arr, out: Arr, o: int) -> None:
         out[o + R_DELTA + side] = out[o + R_WON + side]
     if not made:
         out[o + R_DELTA + pside] = -bid
+
+
+@njit
+def goes_out(w: Arr, res: Arr, o: int) -> int:
+    """R6.2, as ``pitch.engine.state.game_end``: the side that the hand scored in
+    ``res[o:o + R_SIZE]`` takes out (``-1``: none), from the scores before it in ``w``.
+    Only the pitcher's side goes out, on reaching the target (with the bid made, under
+    ``must_make_bid_to_win``) or, under ``smudge``, on a Smudge."""
+    p = w[PITCHER]
+    if p < 0:  # thrown in
+        return -1
+    ps = side_of(w, p)
+    if (  # Smudge (house rule): bid 4, took all four points, from a score of 0 or more
+        w[SMUDGE]
+        and w[CONTRACT] == 4
+        and res[o + R_HIGH] == ps
+        and res[o + R_LOW] == ps
+        and res[o + R_JACK] == ps
+        and res[o + R_GAME] == ps
+        and w[SCORES + ps] >= 0
+    ):
+        return ps
+    if w[SCORES + ps] + res[o + R_DELTA + ps] >= w[TARGET] and (
+        res[o + R_MADE] or not w[MUST_MAKE]
+    ):
+        return ps
+    return -1

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from pitch.engine import PitchError, Rules, preset
+from pitch.engine.rules import OPTION
 from pitch.server.errors import ServiceError
 from pitch.server.live import LiveTable, Seat
 from pitch.server.play import broadcast
@@ -38,7 +39,7 @@ def build_rules(req: CreateTable) -> Rules:
     try:
         base = preset(req.preset).to_dict() if req.preset else {}
         base.update(req.rules)
-        unknown = set(req.rules) - set(Rules().to_dict())
+        unknown = set(req.rules) - set(OPTION)  # to_dict leaves out newer options
         if unknown:
             raise ServiceError(422, f"unknown rules fields: {', '.join(sorted(unknown))}")
         return Rules.from_dict(base)

@@ -14,6 +14,7 @@ from typing import Any
 from pitch.engine import game_record, replay_record
 from pitch.engine.errors import RecordError
 from pitch.server.text import one_line
+from pitch.server.view_json import game_end_json
 
 MAX_GAMES = 100
 """Games one request may hold (a long session's file; each replay takes about 2.5 ms)."""
@@ -48,6 +49,9 @@ def checked_record(record: object) -> dict[str, Any]:
     table = record.get("table")
     if isinstance(table, str) and table.isalnum() and len(table) <= 32:
         extra["table"] = table
+    end = game_end_json(state.rules, state.history[-1]) if state.winner is not None else None
+    if end is not None:
+        extra["end"] = end  # for the replay viewer's last summary: why the game ended
     return game_record(state, **extra)
 
 

@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pitch.bots.registry import levels, network_spec
+from pitch.engine import RulesError
+from pitch.engine.rules import OPTIONS, check_options
 from pitch.server.records_check import MAX_GAMES
 from pitch.server.text import one_line
 
@@ -23,6 +25,19 @@ def check_bot_spec(text: str) -> str:
 class _In(BaseModel):
     # JSON's NaN and Infinity (Python's json reads them) are never a valid number here.
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+def check_rules(v: dict[str, Any]) -> dict[str, Any]:
+    """A request's ``rules`` fields, each checked by the engine's option table (known
+    key, type, range; a target of at most :data:`pitch.engine.rules.REQUEST_MAX`)."""
+    try:
+        check_options(v)
+    except RulesError as e:
+        raise ValueError(str(e)) from None
+    return v
+
+
+RulesIn = Annotated[dict[str, Any], Field(max_length=len(OPTIONS))]
 
 
 class SeatPlan(_In):
@@ -63,11 +78,14 @@ class TableOptions(_In):
 class CreateTable(_In):
     preset: Annotated[str, Field(max_length=40)] | None = None
     """A named preset (``standard``, ``partnership``, ...); ``rules`` fields override it."""
-    rules: dict[str, Any] = Field(default_factory=dict)
-    """Fields of the engine's ``Rules`` (``players``, ``target``, ``partnerships``, ...)."""
+    rules: RulesIn = Field(default_factory=dict)
+    """Fields of the engine's ``Rules`` (``players``, ``target``, ``partnerships``, ...):
+    the options of ``GET /api/rules/options``."""
     seats: Annotated[list[SeatPlan], Field(max_length=7)] | None = None
     """One entry per seat; default: every seat human."""
     options: TableOptions = Field(default_factory=TableOptions)
+
+    _rules = field_validator("rules")(check_rules)
 
 
 class ClaimSeat(_In):
@@ -87,8 +105,10 @@ _TableRef = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z0-9
 
 class QuickPlay(_In):
     preset: Annotated[str, Field(max_length=40)] | None = None
-    rules: dict[str, Any] = Field(default_factory=dict)
+    rules: RulesIn = Field(default_factory=dict)
     """The rules wanted, as for a new table (``players``, ``partnerships``, ...)."""
+
+    _rules = field_validator("rules")(check_rules)
     level: Annotated[str, Field(max_length=40)] = "club"
     """The level of the bots to play with (``GET /api/bots``)."""
     avoid: Annotated[list[_TableRef], Field(max_length=50)] = Field(default_factory=list)

@@ -24,6 +24,7 @@ from pitch.engine import (
     LegalActions,
     PlayerView,
     Refusal,
+    Rules,
     Trick,
     action_str,
     card_str,
@@ -32,6 +33,8 @@ from pitch.engine import (
 )
 from pitch.engine.records import award_cards
 from pitch.engine.refusals import CARD_ARGS, SUIT_ARGS
+from pitch.engine.rules import END_TEXTS
+from pitch.engine.state import game_end
 
 PHASES = {DEAL: "deal", BID: "bid", PLAY: "play", OVER: "over"}
 
@@ -74,7 +77,14 @@ def refusals_json(view: PlayerView) -> dict[str, Any] | None:
     return {action_str(a): refusal_json(refusal(view, a)) for a in actions}
 
 
-def _last_hand(h: HandRecord) -> dict[str, Any]:
+def game_end_json(rules: Rules, h: HandRecord) -> dict[str, str] | None:
+    """Why the game ended on hand ``h`` (``{"reason", "text"}``: a key and the message
+    key the summaries translate), or ``None`` when the game went on after it."""
+    reason = game_end(rules, h.result, h.scores) if h.result is not None else None
+    return None if reason is None else {"reason": reason, "text": END_TEXTS[reason]}
+
+
+def _last_hand(h: HandRecord, rules: Rules | None = None) -> dict[str, Any]:
     r = h.result
     return {
         "dealer": h.dealer,
@@ -89,6 +99,7 @@ def _last_hand(h: HandRecord) -> dict[str, Any]:
         "made": r.made if r else None,
         "delta": list(r.delta) if r else None,
         "scores": list(h.scores),
+        "end": game_end_json(rules, h) if rules is not None else None,
     }
 
 
@@ -207,7 +218,7 @@ def public_json(view: PlayerView) -> dict[str, Any]:
         "tricks": [_finished_trick(t, n) for t in view.tricks],
         "last_trick": _finished_trick(view.last_trick, n) if view.last_trick else None,
         "tricks_taken": tricks_taken,
-        "last_hand": _last_hand(view.history[-1]) if view.history else None,
+        "last_hand": _last_hand(view.history[-1], rules) if view.history else None,
         "hands_played": len(view.history),
         "winner": view.winner,
     }

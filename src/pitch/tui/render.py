@@ -10,8 +10,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from pitch.engine import BID, PASS, PLAY, HandRecord
+from pitch.engine import BID, PASS, PLAY, GameState, HandRecord
 from pitch.engine.actions import BID_BASE
+from pitch.engine.rules import END_TEXTS
 from pitch.i18n import _, suit_name, term
 from pitch.tui.cards import card_text, sorted_hand, suit_text
 from pitch.tui.session import Seating, Session
@@ -273,6 +274,12 @@ def score_sheet(
     return tbl
 
 
+def end_lines(state: GameState) -> list[Text]:
+    """Why the game ended (R6.2, or a house rule), translated from its message key."""
+    reason = state.end_reason
+    return [] if reason is None else [Text(_(END_TEXTS[reason]), style="yellow")]
+
+
 def final_screen(session: Session, symbols: bool, saved: str) -> RenderableType:
     """The winner and where the record went (the last hand's summary, with the score
     sheet, is on the screen just above)."""
@@ -288,5 +295,6 @@ def final_screen(session: Session, symbols: bool, saved: str) -> RenderableType:
             )
         won = Text(said, style="bold yellow")
         parts.append(won)
+        parts.extend(end_lines(st))
     parts.append(Text(saved, style="dim"))
     return Group(*parts)

@@ -15,7 +15,7 @@ from pitch.engine import HandRecord, Rules, replay_record
 from pitch.i18n import _, suit_name, term
 from pitch.tui.app import Terminal
 from pitch.tui.cards import card_text, sorted_hand, suit_text
-from pitch.tui.render import bid_label, hand_summary, trick_line
+from pitch.tui.render import bid_label, end_lines, hand_summary, trick_line
 from pitch.tui.session import Seating
 
 
@@ -101,6 +101,8 @@ def run_replay(record: dict[str, Any], terminal: Terminal, *, symbols: bool = Tr
                 style="bold yellow",
             )
         )
+        for line in end_lines(state):
+            terminal.console.print(line)
     else:
         terminal.console.print(Text(_("The game is unfinished."), style="dim"))
     return 0

@@ -1,4 +1,5 @@
-"""What the lobby reads: bots and levels, chat phrases, presets, the server's health."""
+"""What the lobby reads: bots and levels, chat phrases, presets and table options, the
+server's health."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from fastapi.responses import JSONResponse
 
 from pitch.bots.registry import ALIASES, BOTS, levels
 from pitch.engine import PRESETS
+from pitch.engine.rules import OPTIONS
 from pitch.server.chat import MAX_TEXT, PHRASES
 from pitch.server.routes.deps import Service
 
@@ -38,6 +40,13 @@ async def chat() -> dict[str, Any]:
 @router.get("/api/presets")
 async def presets() -> dict[str, dict[str, Any]]:
     return {k: v.to_dict() for k, v in PRESETS.items()}
+
+
+@router.get("/api/rules/options")
+async def rule_options() -> list[dict[str, Any]]:
+    """The table options, described once in the engine (the lobby's form reads
+    them): key, type, default, choices or range, rule id, label and help keys."""
+    return [o.public() for o in OPTIONS]
 
 
 @router.get("/api/health")

@@ -36,6 +36,7 @@ export const myTables = (seats) => call("POST", "/api/my/tables", { seats });
 /** Leave the seat `token` holds: open it again (waiting) or resign to a bot (in play). */
 export const leave = (id, token) => call("POST", `/api/tables/${id}/leave`, { token });
 export const chat = () => call("GET", "/api/chat");
+export const ruleOptions = () => call("GET", "/api/rules/options");
 /** Quick play: a table with these rules and bot level that has a seat (or a new one)... */
 export const quickPlay = (body) => call("POST", "/api/quickplay", body);
 /** ...and the seat there (409: taken meanwhile). */

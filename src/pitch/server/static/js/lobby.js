@@ -2,7 +2,7 @@
 
 import * as api from "./api.js";
 import { clear, h, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { levelName, levels as levelList, loadLevels } from "./levels.js";
 import { heldSeats, myTablesPanel, refresh as refreshMyTables } from "./mytables.js";
 import { takeName } from "./seating.js";
@@ -10,15 +10,12 @@ import * as settings from "./settings.js";
 
 let root = null;
 let levels = [["beginner", "beginner"]];
+let houseRules = []; // the server's table options (GET /api/rules/options) that are house rules
 let form = {
   players: 4,
   partnerships: false,
   target: 7,
-  dealer_may_steal: true,
-  all_pass: "dealer_bids",
-  min_bid: 1,
-  low_to: "captor",
-  must_make_bid_to_win: false,
+  rules: {}, // house rules set away from their defaults, by key
   botDelay: 0.6,
   turnSeconds: 0, // 0: no turn timer
   graceSeconds: 0, // 0: wait for a player who left
@@ -36,7 +33,7 @@ function defaultLevel() {
 
 export async function showLobby(main) {
   root = main;
-  await loadLevels(); // the server's list, weakest to strongest
+  await Promise.all([loadLevels(), loadHouseRules()]); // the server's lists
   levels = levelList().map((l) => [l.level, l.spec]);
   draw();
   refreshMyTables(); // fills its panel when the server answers
@@ -147,66 +144,7 @@ function draw() {
         t("Partnerships (seats 1 + 3 against 2 + 4)"),
       ),
     ),
-    h(
-      "fieldset",
-      {},
-      h("legend", {}, t("House rules")),
-      h(
-        "label",
-        { class: "check" },
-        h("input", {
-          type: "checkbox",
-          name: "dealer_may_steal",
-          checked: form.dealer_may_steal,
-          onchange: (e) => (form.dealer_may_steal = e.target.checked),
-        }),
-        t("The dealer may steal the bid by bidding the same"),
-      ),
-      h(
-        "label",
-        { class: "check" },
-        h("input", {
-          type: "checkbox",
-          name: "redeal",
-          checked: form.all_pass === "redeal",
-          onchange: (e) => (form.all_pass = e.target.checked ? "redeal" : "dealer_bids"),
-        }),
-        t("If everyone passes, deal again (instead of the dealer having to bid)"),
-      ),
-      h(
-        "label",
-        { class: "check" },
-        h("input", {
-          type: "checkbox",
-          name: "min_bid",
-          checked: form.min_bid === 2,
-          onchange: (e) => (form.min_bid = e.target.checked ? 2 : 1),
-        }),
-        t("Lowest bid is 2"),
-      ),
-      h(
-        "label",
-        { class: "check" },
-        h("input", {
-          type: "checkbox",
-          name: "low_to",
-          checked: form.low_to === "holder",
-          onchange: (e) => (form.low_to = e.target.checked ? "holder" : "captor"),
-        }),
-        t("Low scores for the player who held it, not who captured it"),
-      ),
-      h(
-        "label",
-        { class: "check" },
-        h("input", {
-          type: "checkbox",
-          name: "must_make_bid_to_win",
-          checked: form.must_make_bid_to_win,
-          onchange: (e) => (form.must_make_bid_to_win = e.target.checked),
-        }),
-        t("The pitcher must make the bid to go out"),
-      ),
-    ),
+    h("fieldset", { id: "house-rules" }, h("legend", {}, t("House rules")), houseRules.map(houseRuleControl)),
     h("fieldset", {}, h("legend", {}, t("Seats")), h("div", { class: "seat-plan" }, seatRows)),
     h(
       "div",
@@ -346,12 +284,39 @@ function formRules() {
     players: form.players,
     partnerships: form.players === 4 && form.partnerships,
     target: form.target,
-    dealer_may_steal: form.dealer_may_steal,
-    all_pass: form.all_pass,
-    min_bid: form.min_bid,
-    low_to: form.low_to,
-    must_make_bid_to_win: form.must_make_bid_to_win,
+    ...form.rules,
   };
+}
+
+/** The house rules the server describes (its option table); on failure the form just
+ *  offers none and the table gets the seed rules. */
+async function loadHouseRules() {
+  try {
+    const got = await api.ruleOptions();
+    const ok = (o) => typeof o?.key === "string" && typeof o?.label === "string" && Array.isArray(o?.choices);
+    houseRules = Array.isArray(got) ? got.filter((o) => ok(o) && o.house && o.choices.length === 2) : [];
+  } catch {
+    houseRules = [];
+  }
+}
+
+/** One house rule as a checkbox: a yes/no option is checked when true, a choice of two
+ *  words when it is the second (the first is the rule as written); its label and help
+ *  are message keys the catalogs translate. */
+function houseRuleControl(o) {
+  const [off, on] = o.type === "bool" ? [false, true] : o.choices;
+  const value = o.key in form.rules ? form.rules[o.key] : o.default;
+  return h(
+    "label",
+    { class: "check", title: typeof o.help === "string" ? serverText(o.help) : "" },
+    h("input", {
+      type: "checkbox",
+      name: o.key,
+      checked: value === on,
+      onchange: (e) => (form.rules[o.key] = e.target.checked ? on : off),
+    }),
+    serverText(o.label),
+  );
 }
 
 /** A quick-play seat: ask for a table, take its seat; when someone was quicker (409),

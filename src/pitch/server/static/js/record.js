@@ -249,7 +249,15 @@ export function checkRecord(record) {
     hands,
     players: checkNames(record.players, rules.players),
     winner: seatOrNull(record.winner, numSides(rules), "winner"),
+    end: checkEnd(record.end),
   };
+}
+
+/** Why the game ended, as the server's replay says (`{reason, text}`: a key and the
+ *  message key the summary translates), or null: bounded one-line text, never markup. */
+function checkEnd(end) {
+  if (!isObject(end) || typeof end.reason !== "string" || typeof end.text !== "string") return null;
+  return { reason: oneLine(end.reason, 40), text: oneLine(end.text, 200) };
 }
 
 /**
@@ -262,6 +270,7 @@ export function framesOf(record) {
   const n = rules.players;
   const frames = [];
   let scores = new Array(numSides(rules)).fill(0);
+  const last = record.hands.length - 1;
   record.hands.forEach((h, hi) => {
     const hands = h.deal.map((cards) => [...cards]);
     const base = {
@@ -321,6 +330,7 @@ export function framesOf(record) {
         made: h.made,
         delta: h.delta,
         scores: after,
+        end: hi === last ? record.end : null,
       },
     };
     frames.push(f);

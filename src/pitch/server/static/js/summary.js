@@ -3,7 +3,7 @@
 
 import { cardInline, isCard, isSuit, suitIcon, suitName } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { numSides, seatsOfSide } from "./rules.js";
 
 export function seatName(names, seat) {
@@ -71,6 +71,8 @@ export function handSummary(rules, names, r, number) {
     ),
   );
   box.append(scoreLine(rules, names, r.scores, r.delta));
+  // The hand that ended the game says why (a message key from the server: R6.2, a house rule).
+  if (typeof r.end?.text === "string") box.append(h("p", { class: "game-end", dataset: { end: String(r.end.reason) } }, serverText(r.end.text)));
   return box;
 }
 

@@ -1,0 +1,90 @@
+"""The lobby's house rules come from the engine's option table (GET /api/rules/options):
+each is shown in the page's language, and a table made with one has it."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+
+from pitch.engine import Rules, dumps, game_record
+from pitch.engine.rules import OPTIONS
+from tests.support.deals import dealt, finish_hand, play
+from tests.web.conftest import new_page, shot
+
+HOUSE = [o for o in OPTIONS if o.house]
+
+
+def _house_rule_labels(page: Any) -> list[str]:
+    return page.locator("#house-rules label").all_inner_texts()  # type: ignore[no-any-return]
+
+
+def test_house_rules_are_the_option_table_in_english_and_russian(
+    browser: Any, server_url: str, leave_after: list[tuple[str, str]]
+) -> None:
+    page = new_page(browser, locale="en-GB")
+    page.goto(server_url + "/")
+    page.wait_for_selector("#house-rules input")
+    assert [t.strip() for t in _house_rule_labels(page)] == [o.label for o in HOUSE]
+    for o in HOUSE:
+        box = page.locator(f"#house-rules input[name={o.key}]")
+        # Checked: true for a yes/no option, the second word for a choice of two.
+        expect(box).to_be_checked(checked=o.default is True)
+    page.context.close()
+
+    page = new_page(browser, locale="ru-RU")
+    page.goto(server_url + "/")
+    page.wait_for_selector("#house-rules input")
+    labels = _house_rule_labels(page)
+    assert "Минимальная ставка — 2" in [t.strip() for t in labels]
+    assert "Смадж: ставка 4 и все четыре очка выигрывают партию" in [t.strip() for t in labels]
+    assert not set(labels) & {o.label for o in HOUSE}  # nothing left in English
+    steal = page.locator("#house-rules label", has_text="Сдающий может перехватить")
+    help_ru = "Сдающий может забрать контракт, повторив старшую ставку."
+    assert steal.get_attribute("title") == help_ru
+    assert page.evaluate("() => [...window.pitchI18n.missing]") == []
+    shot(page, "lobby-house-rules-ru")
+
+    page.fill("input[name=player-name]", "Ada")
+    page.select_option("select[name=players]", "2")
+    page.check("#house-rules input[name=min_bid]")
+    page.check("#house-rules input[name=smudge]")
+    page.uncheck("#house-rules input[name=dealer_may_steal]")
+    page.click("#create-table")
+    page.wait_for_function("() => location.pathname.startsWith('/t/')")
+    table = page.url.rstrip("/").split("/")[-1]
+    token = page.evaluate(f"() => localStorage.getItem('pitch.token.{table}')")
+    leave_after.append((table, token))
+    with urllib.request.urlopen(f"{server_url}/api/tables/{table}") as r:
+        rules = json.load(r)["rules"]
+    assert rules["min_bid"] == 2 and rules["dealer_may_steal"] is False
+    assert rules["smudge"] is True
+    assert rules["low_to"] == "captor" and rules["players"] == 2
+    assert page.js_errors == []
+    page.context.close()
+
+
+def test_the_last_summary_says_won_by_smudge(browser: Any, server_url: str, tmp_path: Path) -> None:
+    # A heads-up game won at once by a Smudge (tests/engine/test_smudge.py), replayed.
+    rules = Rules(players=2, smudge=True)
+    s = dealt(rules, ["As Ks Qs Js Ts 2s", "3h 4h 5h 6h 7h 8h"], dealer=1)
+    finish_hand(play(s, "bid 4"))
+    assert s.end_reason == "smudge"
+    path = tmp_path / "smudge.jsonl"
+    path.write_text(dumps(game_record(s)) + "\n", encoding="utf-8")
+    for locale, says in [("en-GB", "Smudge: it bid 4"), ("ru-RU", "Смадж: ставка 4")]:
+        page = new_page(browser, locale=locale)
+        page.goto(server_url + "/#replay")
+        page.wait_for_selector("body.ready")
+        page.set_input_files("#record-file", str(path))
+        expect(page.locator(".replay-controls")).to_be_visible()
+        page.click("[data-action=last]")
+        end = page.locator(".hand-summary .game-end")
+        expect(end).to_have_attribute("data-end", "smudge")
+        expect(end).to_contain_text(says)
+        assert page.evaluate("() => [...window.pitchI18n.missing]") == []
+        assert page.js_errors == []
+        page.context.close()
