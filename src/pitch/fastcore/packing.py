@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 from pitch.engine import OVER, GameState, Rules
@@ -43,15 +42,25 @@ from pitch.fastcore.layout import (
 _DECK = list(range(52))
 
 
-@functools.lru_cache(maxsize=256)
+_SLOTS: dict[int, tuple[Rules, tuple[int, ...]]] = {}
+
+
 def _option_slots(rules: Rules) -> tuple[int, ...]:
     """Slots ``0 .. OPTIONS_END - 1`` of a packed position: every option of
-    :data:`pitch.engine.rules.OPTIONS` as an int in its slot, and the number of sides."""
+    :data:`pitch.engine.rules.OPTIONS` as an int in its slot, and the number of sides.
+    Kept by the identity of ``rules`` (hashing a Rules, field by field, would cost
+    more than packing): search packs positions of one table over and over."""
+    hit = _SLOTS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
     w = [0] * OPTIONS_END
     for opt in OPTIONS:
         w[OPTION_SLOT[opt.key]] = opt.to_int(getattr(rules, opt.key))
     w[SIDES] = rules.num_sides
-    return tuple(w)
+    if len(_SLOTS) >= 256:
+        _SLOTS.clear()
+    _SLOTS[id(rules)] = (rules, tuple(w))  # the entry holds rules: its id is not reused
+    return _SLOTS[id(rules)][1]
 
 
 def table(rules: Rules, dealer: int = 0) -> list[int]:
