@@ -29,6 +29,7 @@ DEFAULTS: dict[str, Any] = {
     "all_pass": "dealer_bids",
     "min_bid": 1,
     "must_make_bid_to_win": False,
+    "smudge": False,
 }
 
 Card = tuple[int, int]  # (rank index 0..12, suit index 0..3)
@@ -251,8 +252,17 @@ def _check(record: object, out: list[str]) -> None:
             expect("award_cards", h["award_cards"], decided)
         expect("delta", h["delta"], delta)
         expect("scores", h["scores"], scores)
-        # R6.2: only the pitcher's side goes out, at the end of a hand it pitched.
-        if scores[pside] >= rules["target"] and (made or not rules["must_make_bid_to_win"]):
+        # R6.2: only the pitcher's side goes out, at the end of a hand it pitched;
+        # Smudge (house rule on R6): bid 4 and took all four points from a score >= 0.
+        smudged = (
+            rules["smudge"]
+            and high == 4
+            and all(awards[k] == pside for k in ("high", "low", "jack", "game"))
+            and scores[pside] - delta[pside] >= 0
+        )
+        if smudged or (
+            scores[pside] >= rules["target"] and (made or not rules["must_make_bid_to_win"])
+        ):
             winner = pside
     got = record.get("winner")
     if got != winner or isinstance(got, bool):

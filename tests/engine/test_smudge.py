@@ -9,6 +9,7 @@ import pytest
 
 from pitch.engine import OVER, GameState, Rules, game_record, verify_record
 from pitch.engine.rules import END_TEXTS
+from tests.engine import referee
 from tests.support.deals import dealt, finish_hand, play
 
 SMUDGE = Rules(players=2, smudge=True)
@@ -90,16 +91,19 @@ def test_records_carry_smudge_and_verify_checks_the_winner() -> None:
     rec = game_record(s)
     assert rec["rules"]["smudge"] is True and rec["winner"] == 0
     assert verify_record(rec) is None
+    assert referee.check(rec) == []  # the independent referee agrees
     for wrong in (None, 1):
         bad = copy.deepcopy(rec)
         bad["winner"] = wrong
         problem = verify_record(bad)
         assert problem is not None and problem.rule == "R6.2", problem
+        assert referee.check(bad) != []
     # The same hands without the house rule: nobody has won yet.
     off = copy.deepcopy(rec)
     off["rules"]["smudge"] = False
     problem = verify_record(off)
     assert problem is not None and problem.rule == "R6.2" and "unfinished" in problem.message
+    assert referee.check(off) != []
 
 
 def test_records_without_the_key_read_as_before() -> None:
