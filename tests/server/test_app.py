@@ -147,3 +147,33 @@ def test_rule_options_are_the_engine_table_and_requests_are_checked_by_it(
         for path in ("/api/tables", "/api/quickplay"):
             r = client.post(path, json={"rules": bad})
             assert r.status_code == 422 and says in r.text, (path, bad, r.text)
+
+
+def test_the_servers_rules_are_every_new_tables_defaults(tmp_path: Path) -> None:
+    """``pitch serve --rule``: new tables start from the server's rules, the lobby's form
+    shows them as its defaults, and a request's preset and rules still change them."""
+    from pitch.engine import Rules
+
+    settings = in_process_settings(
+        tmp_path,
+        table_creations_per_minute=100,
+        max_open_tables_per_client=100,
+        rules=Rules(smudge=True, min_bid=2),
+    )
+    with app_client(settings) as c:
+        shown = {o["key"]: o["default"] for o in c.get("/api/rules/options").json()}
+        assert shown["smudge"] is True and shown["min_bid"] == 2 and shown["target"] == 7
+
+        def made(body: dict[str, Any]) -> dict[str, Any]:
+            r = c.post("/api/tables", json=body)
+            assert r.status_code == 201, r.text
+            return dict(r.json()["rules"])
+
+        plain = made({"rules": {"players": 3}})
+        assert plain["smudge"] is True and plain["min_bid"] == 2 and plain["players"] == 3
+        # A preset changes only what its name says (club: partners to 11, must make).
+        club = made({"preset": "club"})
+        assert club["partnerships"] and club["target"] == 11 and club["must_make_bid_to_win"]
+        assert club["smudge"] is True and club["min_bid"] == 2
+        off = made({"rules": {"smudge": False, "min_bid": 1}})
+        assert off.get("smudge", False) is False and off["min_bid"] == 1  # left out at its default

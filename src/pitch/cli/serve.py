@@ -12,6 +12,8 @@ from typing import Annotated
 
 import typer
 
+from pitch.cli.options import rules_from_options
+
 
 def register(app: typer.Typer) -> None:
     app.command("serve")(serve)
@@ -54,6 +56,16 @@ def serve(
         ),
     ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    rule: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--rule",
+            metavar="KEY=VALUE",
+            help="A table option every new table starts from (repeatable), e.g. smudge=true;"
+            " a request's preset and rules change it, and the lobby's form shows it."
+            " Keys as for 'pitch play --rule' (docs/rules.md).",
+        ),
+    ] = None,
 ) -> None:
     """Serve tables for friends and bots over HTTP and WebSockets."""
     try:
@@ -71,7 +83,8 @@ def serve(
     from pitch.server.protocol import MAX_MESSAGE_BYTES
     from pitch.store import InstanceTaken
 
-    settings = Settings(db_url=db, public_url=public_url, bot_workers=bot_workers)
+    rules = rules_from_options(4, False, 7, None, rule)
+    settings = Settings(db_url=db, public_url=public_url, bot_workers=bot_workers, rules=rules)
     if instance is not None:
         settings = dataclasses.replace(settings, instance=instance)
     if forwarded_allow_ips is not None:

@@ -35,9 +35,16 @@ def new_table_id() -> str:
     return "".join(secrets.choice(_ALPHABET) for _ in range(10))
 
 
-def build_rules(req: CreateTable) -> Rules:
+def build_rules(req: CreateTable, defaults: Rules) -> Rules:
+    """A new table's rules: the server's ``defaults`` (``pitch serve --rule``), then what
+    the request's preset changes from the seed rules, then the request's own rules."""
     try:
-        base = preset(req.preset).to_dict() if req.preset else {}
+        base = defaults.to_dict()
+        if req.preset:
+            seed = Rules()
+            base.update(
+                (k, v) for k, v in preset(req.preset).to_dict().items() if v != getattr(seed, k)
+            )
         base.update(req.rules)
         unknown = set(req.rules) - set(OPTION)  # to_dict leaves out newer options
         if unknown:
@@ -117,7 +124,7 @@ class Lifecycle:
     # ------------------------------------------------------------ new tables
 
     async def create(self, req: CreateTable, creator: str) -> LiveTable:
-        rules = build_rules(req)
+        rules = build_rules(req, self.svc.settings.rules)
         plan = req.seats or []
         if not plan:
             plan = [SeatPlan() for _ in range(rules.players)]

@@ -65,7 +65,7 @@ class QuickSeats:
         the player takes the seat with :meth:`seat`, at the process that serves the
         table (behind the proxy, ``/api/tables/{id}/...`` goes there)."""
         svc = self.service
-        rules = build_rules(CreateTable(preset=req.preset, rules=req.rules))
+        rules = build_rules(CreateTable(preset=req.preset, rules=req.rules), svc.settings.rules)
         spec = check_bot_spec(next(lv.spec for lv in levels() if lv.level == req.level))
         found = await svc.run_db(
             self.store.find, rules.to_dict(), spec, avoid=set(req.avoid), limit=1

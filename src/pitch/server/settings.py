@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from pitch.engine import Rules
+
 
 def _env_int(name: str, default: int) -> int:
     try:
@@ -40,6 +42,9 @@ class Settings:
     over the network think at most 2 s a decision (``pitch.bots.options.NETWORK``)."""
     quick_bot_delay: float = field(default_factory=lambda: _env_float("PITCH_QUICK_BOT_DELAY", 0.6))
     """Seconds a bot waits before acting at the tables quick play starts (0..10)."""
+    rules: Rules = field(default_factory=Rules)
+    """The table options a new table starts from (``pitch serve --rule``): a request's
+    preset and rules change them, and the lobby's form shows them as its defaults."""
     hint_bot: str = field(
         default_factory=lambda: os.environ.get("PITCH_HINT_BOT", "pimc:samples=12,time=0.4")
     )

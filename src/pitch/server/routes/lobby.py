@@ -43,10 +43,12 @@ async def presets() -> dict[str, dict[str, Any]]:
 
 
 @router.get("/api/rules/options")
-async def rule_options() -> list[dict[str, Any]]:
+async def rule_options(svc: Service) -> list[dict[str, Any]]:
     """The table options, described once in the engine (the lobby's form reads
-    them): key, type, default, choices or range, rule id, label and help keys."""
-    return [o.public() for o in OPTIONS]
+    them): key, type, default (this server's, ``pitch serve --rule``), choices or
+    range, rule id, label and help keys."""
+    defaults = svc.settings.rules
+    return [{**o.public(), "default": getattr(defaults, o.key)} for o in OPTIONS]
 
 
 @router.get("/api/health")
