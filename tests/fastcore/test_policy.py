@@ -1,4 +1,4 @@
-"""The kernel heuristic is ``pitch.bots.policy``: the same action on every position.
+"""The kernel heuristic is the readable oracle's: the same action on every position.
 
 Random tables (2-7 players, partnerships, every house rule, targets 1-30, must-make
 on and off), random scores near, below and past the target, every step of the
@@ -12,8 +12,6 @@ import random
 import subprocess
 import sys
 
-from pitch.bots import policy as python_policy
-from pitch.bots.heuristic import state_action
 from pitch.fastcore import COMPILED
 from pitch.fastcore import layout as L
 from pitch.fastcore import policy as kernel_policy
@@ -28,10 +26,12 @@ from tests.fastcore.policycheck import (
     reshuffle_others,
     states,
 )
+from tests.support import policy_oracle as python_policy
+from tests.support.policy_oracle import state_action
 
 
 def test_power_tables_are_the_python_policy_powers() -> None:
-    # Same values bit for bit: the kernel looks up what pitch.bots.policy computes.
+    # Same values bit for bit: the kernel looks up what the oracle computes.
     for n in range(2, 8):
         q = 1.0 - python_policy.p_elsewhere(n)
         assert kernel_policy.P_ELSEWHERE[n] == python_policy.p_elsewhere(n)
