@@ -65,16 +65,22 @@ def positions(count: int, seed: int) -> list[GameState]:
 def record(out: Path, count: int, seed: int, specs: list[str]) -> None:
     states = positions(count, seed)
     result: dict[str, Any] = {"count": count, "seed": seed, "decisions": {}, "seconds": {}}
+    result["cpu_seconds"] = {}
+    make_bot(specs[0]).act(states[0].view(states[0].current_player()))  # load the kernels
     for spec in specs:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         acts = []
         for i, s in enumerate(states):
             bot = make_bot(spec, rng=random.Random(i))
             acts.append(bot.act(s.view(s.current_player())))
         result["decisions"][spec] = acts
         result["seconds"][spec] = round(time.perf_counter() - t0, 2)
+        result["cpu_seconds"][spec] = round(time.process_time() - c0, 2)
         bids = sum(1 for s in states if s.phase == BID)
-        print(f"{spec}: {count} positions ({bids} bids) in {result['seconds'][spec]} s")
+        print(
+            f"{spec}: {count} positions ({bids} bids) in {result['seconds'][spec]} s, "
+            f"{result['cpu_seconds'][spec]} CPU s"
+        )
     out.write_text(json.dumps(result))
 
 
