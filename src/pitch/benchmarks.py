@@ -8,7 +8,6 @@ from collections.abc import Callable
 from typing import Any
 
 from pitch.engine import DEAL, OVER, GameState, Rules
-from pitch.engine.fast import random_playout
 
 
 def checked_hands(rules: Rules, hands: int, seed: int) -> float:
@@ -39,20 +38,27 @@ def checked_hands(rules: Rules, hands: int, seed: int) -> float:
 
 
 def fast_hands(rules: Rules, hands: int, seed: int) -> float:
-    """Random full hands per second through the search fast path: deal, then
-    :func:`random_playout` of the whole hand on local ints."""
+    """Random full hands per second one ``GameState`` at a time: deal, then
+    :func:`pitch.fastcore.random_playout` of the whole hand (packing the state
+    each call; machine code with numba, the same kernel as Python without)."""
+    from pitch import fastcore
+
     rng = random.Random(seed)
     state = GameState(rules)
     t0 = time.perf_counter()
-    for _ in range(hands):
+    for i in range(hands):
         s = state.copy()
         s.deal_random(rng)
-        random_playout(s, rng)
+        fastcore.random_playout(s, seed + i)
     return hands / (time.perf_counter() - t0)
 
 
 def run(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[str, Any]:
     """Best of ``repeat`` runs of each measure, on this process's one core."""
+    from pitch import fastcore
+
+    # First, so that fast_hands (a kernel too) does not time the compiler.
+    compile_seconds = fastcore.warm_up()
     checked = max(checked_hands(rules, hands, seed + i) for i in range(repeat))
     fast = max(fast_hands(rules, hands, seed + i) for i in range(repeat))
     return {
@@ -62,7 +68,7 @@ def run(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[str, Any]:
         "repeat": repeat,
         "checked_hands_per_s": round(checked, 1),
         "fast_hands_per_s": round(fast, 1),
-        **run_compiled(rules, hands, seed, repeat),
+        **run_compiled(rules, hands, seed, repeat, compile_seconds),
     }
 
 
@@ -104,14 +110,18 @@ def compiled_playouts(
     return calls * per_call / (time.perf_counter() - t0)
 
 
-def run_compiled(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[str, Any]:
+def run_compiled(
+    rules: Rules, hands: int, seed: int, repeat: int = 3, compile_seconds: float | None = None
+) -> dict[str, Any]:
     """The compiled core's measures; ``compile_seconds`` is the first use in this
-    process (compiling, or loading numba's on-disk cache)."""
+    process (compiling, or loading numba's on-disk cache): measured here unless the
+    caller measured it already."""
     import os
 
     from pitch import fastcore
 
-    compile_seconds = fastcore.warm_up()
+    if compile_seconds is None:
+        compile_seconds = fastcore.warm_up()
     if not fastcore.COMPILED:
         return {"compiled": False, "compile_seconds": round(compile_seconds, 3)}
     workers = os.cpu_count() or 1
@@ -124,13 +134,9 @@ def run_compiled(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[s
         compiled_playouts(rules, big, seed + i, policy="heuristic") for i in range(repeat)
     )
     search = {
-        f"{bot}_{name}_rollouts_per_s": round(search_rollouts(rules, bot, name, 0.25, seed), 1)
+        f"{bot}_rollouts_per_s": round(search_rollouts(rules, bot, 0.25, seed), 1)
         for bot in ("pimc", "ismcts")
-        for name in ("heuristic", "fast")
     }
-    search["ismcts_kernel_rollouts_per_s"] = round(
-        search_rollouts(rules, "ismcts", "kernel", 0.25, seed), 1
-    )
     return {
         "compiled": True,
         "compile_seconds": round(compile_seconds, 3),
@@ -144,41 +150,30 @@ def run_compiled(rules: Rules, hands: int, seed: int, repeat: int = 3) -> dict[s
     }
 
 
-def search_rollouts(rules: Rules, bot: str, rollout: str, seconds: float, seed: int) -> float:
-    """Rollouts per second inside a search bot (``pimc`` or ``ismcts``) with the named
-    rollout, over decisions of ``seconds`` each from random positions. ``ismcts`` runs
-    its Python engine, except for ``rollout="kernel"``: its compiled search (one
-    rollout per iteration, with the kernel heuristic)."""
+def search_rollouts(rules: Rules, bot: str, seconds: float, seed: int) -> float:
+    """Rollouts per second inside a search bot (``pimc`` or ``ismcts``, default
+    options: heuristic rollouts), over decisions of ``seconds`` each from random
+    positions. ``pimc`` counts the payoffs its search returns (one per rollout),
+    ``ismcts`` its iterations (one rollout each)."""
     from pitch.bots.ismcts import IsmctsBot
     from pitch.bots.pimc import PimcBot
 
     rng = random.Random(seed)
+    count = [0]
     b: PimcBot | IsmctsBot
     if bot == "pimc":
-        b = PimcBot(rng=random.Random(seed), time=seconds, rollout=rollout)
-    elif rollout == "kernel":
-        b = IsmctsBot(rng=random.Random(seed), time=seconds, engine="kernel")
-    else:
-        b = IsmctsBot(rng=random.Random(seed), time=seconds, rollout=rollout, engine="python")
-    inner = b.rollout
-    count = [0]
-
-    def counted(state: GameState, r: random.Random) -> tuple[tuple[int, ...], int]:
-        count[0] += 1
-        return inner(state, r)
-
-    b.rollout = counted
-    if isinstance(b, PimcBot) and b.kernel is not None:
-        # The compiled search never calls back into Python per rollout: count the
-        # payoffs it returns (one per rollout) instead.
-        search = b._search
+        p = PimcBot(rng=random.Random(seed), time=seconds)
+        search = p._search
 
         def counted_search(*args: Any, **kwargs: Any) -> list[list[float]]:
             values = search(*args, **kwargs)
             count[0] += sum(len(v) for v in values)
             return values
 
-        b._search = counted_search  # type: ignore[method-assign]
+        p._search = counted_search  # type: ignore[method-assign]
+        b = p
+    else:
+        b = IsmctsBot(rng=random.Random(seed), time=seconds)
     elapsed = 0.0
     for _ in range(4):
         s = GameState(rules)
@@ -192,6 +187,6 @@ def search_rollouts(rules: Rules, bot: str, rollout: str, seconds: float, seed: 
         t0 = time.perf_counter()
         b.act(s.view(s.current_player()))
         elapsed += time.perf_counter() - t0
-        if isinstance(b, IsmctsBot) and b.kernel:
+        if isinstance(b, IsmctsBot):
             count[0] += b.last_iterations
     return count[0] / elapsed if elapsed else 0.0

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pitch.bots.heuristic import HeuristicBot
-from pitch.bots.policy import suit_estimate
 from pitch.engine import GameState, Rules, parse_action, parse_card
 from pitch.engine.actions import bid_action
+from pitch.fastcore.search import hand_estimate
 
 
 def hands_with(seat0: list[str], players: int = 4) -> list[int]:
@@ -61,7 +61,7 @@ def test_dealer_steals_a_cheap_bid_with_a_good_hand() -> None:
 def test_estimate_prefers_point_cards() -> None:
     weak = sum(1 << parse_card(c) for c in ["9h", "8h", "7h", "6h", "9c", "8d"])
     strong = sum(1 << parse_card(c) for c in ["Ah", "Kh", "Jh", "2h", "9c", "8d"])
-    assert suit_estimate(strong, 2, 4, False) > suit_estimate(weak, 2, 4, False) + 1.5
+    assert hand_estimate(strong, 4, False)[1] > hand_estimate(weak, 4, False)[1] + 1.5
 
 
 def test_pitcher_leads_its_best_suit() -> None:

@@ -1,4 +1,4 @@
-"""ismcts: its two engines, its options, and the iterations it reports."""
+"""ismcts: its options, and the iterations it reports."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from pitch import fastcore
 from pitch.bots import make_bot
-from pitch.bots.ismcts import KERNEL_ITERATIONS, PYTHON_ITERATIONS, IsmctsBot
+from pitch.bots.ismcts import ITERATIONS, IsmctsBot
 from pitch.engine import GameState, Rules
+from pitch.fastcore import layout
 
 
 def _view_with_a_choice(seed: int) -> tuple[GameState, int]:
@@ -21,35 +21,32 @@ def _view_with_a_choice(seed: int) -> tuple[GameState, int]:
     return s, s.current_player()
 
 
-@pytest.mark.parametrize("engine", ["kernel", "python"])
-def test_both_engines_run_the_iterations_asked(engine: str) -> None:
+@pytest.mark.parametrize("rollout", ["heuristic", "random"])
+def test_it_runs_the_iterations_asked(rollout: str) -> None:
     s, seat = _view_with_a_choice(3)
-    bot = make_bot(f"ismcts:iterations=20,time=60,engine={engine}", rng=random.Random(1))
+    bot = make_bot(f"ismcts:iterations=20,time=60,rollout={rollout}", rng=random.Random(1))
     assert isinstance(bot, IsmctsBot)
     a = bot.act(s.view(seat))
     assert s.legal_mask() >> a & 1
     assert bot.last_iterations == 20
 
 
-def test_the_kernel_is_the_default_when_compiled() -> None:
+def test_defaults() -> None:
     bot = IsmctsBot()
-    assert bot.kernel == fastcore.COMPILED
-    assert bot.iterations == (KERNEL_ITERATIONS if fastcore.COMPILED else PYTHON_ITERATIONS)
-    assert IsmctsBot(engine="python").iterations == PYTHON_ITERATIONS
-    assert IsmctsBot(engine="python", iterations=7).iterations == 7
+    assert bot.iterations == ITERATIONS
+    assert bot.policy == layout.HEURISTIC
+    assert IsmctsBot(iterations=7, rollout="random").policy == layout.RANDOM
 
 
-def test_same_seed_same_move_with_the_kernel() -> None:
+def test_same_seed_same_move() -> None:
     s, seat = _view_with_a_choice(8)
     moves = {
-        make_bot("ismcts:iterations=200,time=60,engine=kernel", rng=random.Random(4)).act(
-            s.view(seat)
-        )
+        make_bot("ismcts:iterations=200,time=60", rng=random.Random(4)).act(s.view(seat))
         for _ in range(2)
     }
     assert len(moves) == 1
 
 
-def test_bad_engine_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="engine must be one of auto, kernel, python"):
-        make_bot("ismcts:engine=gpu")
+def test_the_retired_engine_option_is_refused_saying_why() -> None:
+    with pytest.raises(ValueError, match=r"no option 'engine'.*removed: every search runs in"):
+        make_bot("ismcts:engine=kernel")

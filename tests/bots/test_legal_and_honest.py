@@ -17,7 +17,7 @@ SPECS = [
     "heuristic",
     "pimc:samples=2,time=0.02,tries=2",
     "ismcts:iterations=6,time=0.02,tries=2",
-    "ismcts:iterations=6,time=0.02,tries=2,engine=python",
+    "ismcts:iterations=6,time=0.02,tries=2,rollout=random",
 ]
 
 

@@ -30,7 +30,7 @@ from pitch.bots.pimc import PimcBot
         (lambda: IsmctsBot(c=-1.0), "option c"),
         (lambda: IsmctsBot(iterations=10**12), "option iterations"),
         (lambda: IsmctsBot(time=1e308), "option time"),
-        (lambda: IsmctsBot(engine="gpu"), "option engine must be one of auto, kernel, python"),
+        (lambda: IsmctsBot(rollout="gpu"), "option rollout must be one of heuristic, random"),
     ],
 )
 def test_bots_refuse_bad_numbers_at_construction(make: object, message: str) -> None:

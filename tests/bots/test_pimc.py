@@ -8,9 +8,33 @@ import pytest
 
 from pitch.bots import make_bot
 from pitch.bots.heuristic import view_action
-from pitch.bots.pimc import hand_value
 from pitch.engine import GameState, Rules
 from pitch.engine.state import BID
+from pitch.fastcore import layout as L
+from pitch.fastcore import pack
+from pitch.fastcore._jit import new_array
+from pitch.fastcore.pimc import hand_value as kernel_hand_value
+
+
+def hand_value(
+    rules: Rules,
+    scores: list[int],
+    delta: tuple[int, ...],
+    pitcher: int,
+    side: int,
+    bonus: float,
+) -> float:
+    """The kernel's payoff for a finished hand, from readable arguments."""
+    s = GameState(rules)
+    s.deal_random(random.Random(0))
+    w = pack(s)
+    for i, sc in enumerate(scores):
+        w[L.SCORES + i] = sc
+    w[L.PITCHER] = pitcher
+    res = new_array([0] * L.R_SIZE)
+    for i, d in enumerate(delta):
+        res[L.R_DELTA + i] = d
+    return float(kernel_hand_value(w, res, side, bonus))
 
 
 def test_going_out_bonus_is_scaled_by_the_caller() -> None:

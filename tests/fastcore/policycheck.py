@@ -1,4 +1,4 @@
-"""The kernel heuristic against ``pitch.bots.heuristic.state_action``, decision for decision.
+"""The kernel heuristic against the oracle's ``state_action``, decision for decision.
 
 Plain functions (no pytest) so that the same checks run in a subprocess with the
 compiler off (``test_policy.py``).
@@ -9,14 +9,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pitch.bots.heuristic import heuristic_rollout as python_rollout
-from pitch.bots.heuristic import state_action
 from pitch.engine import BID, PLAY, GameState, Rules
 from pitch.fastcore import layout as L
 from pitch.fastcore._jit import new_array
 from pitch.fastcore.packing import position_list
 from pitch.fastcore.policy import heuristic_action
 from pitch.fastcore.search import heuristic_rollout as kernel_rollout
+from tests.support.policy_oracle import heuristic_rollout as python_rollout
+from tests.support.policy_oracle import state_action
 
 JUNK = -(1 << 40)
 """Fills the logs and the deck: the policy must read only the position (as a rollout's

@@ -7,7 +7,6 @@ from typing import Any
 
 from pitch.bots.ismcts import REWARD_SCALE
 from pitch.bots.pimc import WIN_BONUS
-from pitch.bots.pimc import hand_value as py_hand_value
 from pitch.engine import BID, PlayerView, Rules, resample
 from pitch.fastcore import COMPILED, pack
 from pitch.fastcore import layout as L
@@ -28,6 +27,7 @@ from pitch.fastcore.loops import finish
 from pitch.fastcore.search import pack_view
 from tests.fastcore.diffcheck import in_pure_python
 from tests.fastcore.test_api import positions
+from tests.support.search_oracle import hand_value as py_hand_value
 
 TABLES = (Rules(), Rules(players=4, partnerships=True), Rules(players=3), Rules(players=6))
 

@@ -1,4 +1,4 @@
-"""The compiled PIMC search (pitch.fastcore.pimc) values actions as pimc's Python does."""
+"""The PIMC search (pitch.fastcore.pimc) values actions as its readable oracle does."""
 
 from __future__ import annotations
 
@@ -7,17 +7,18 @@ import random
 import pytest
 
 from pitch.bots import make_bot
-from pitch.bots.heuristic import heuristic_rollout, random_rollout
-from pitch.bots.pimc import PimcBot, action_outcome, hand_value
+from pitch.bots.pimc import PimcBot
 from pitch.engine import BID, PitchError, Rules
-from pitch.fastcore import COMPILED, unpack
 from pitch.fastcore import layout as L
+from pitch.fastcore import unpack
 from pitch.fastcore._jit import new_array, new_floats, seed64
 from pitch.fastcore.determinize import SCRATCH_SIZE, determinize
 from pitch.fastcore.pimc import pimc_values
 from pitch.fastcore.search import PimcSearch, pack_view
 from tests.fastcore.diffcheck import TABLES
 from tests.fastcore.test_api import positions
+from tests.support.policy_oracle import heuristic_rollout
+from tests.support.search_oracle import action_outcome, hand_value
 
 
 @pytest.mark.parametrize("rules", TABLES[::2], ids=repr)
@@ -69,15 +70,14 @@ def test_random_rollout_kernel_search_is_seeded() -> None:
     a = search.values(view, actions, 20, 6.0, random.Random(5))
     b = search.values(view, actions, 20, 6.0, random.Random(5))
     assert a == b
-    assert random_rollout  # the Python twin the kernel's random policy stands for
+    assert a != search.values(view, actions, 20, 6.0, random.Random(6))
 
 
-@pytest.mark.skipif(not COMPILED, reason="numba is not installed or is disabled")
-def test_master_runs_its_search_in_the_kernel_by_default() -> None:
-    bot = make_bot("pimc", rng=random.Random(1))
-    assert isinstance(bot, PimcBot) and bot.kernel is not None
-    python = make_bot("pimc:rollout=heuristic", rng=random.Random(1))
-    assert isinstance(python, PimcBot) and python.kernel is None
+def test_master_searches_with_the_heuristic_rollout_policy() -> None:
+    bot = make_bot("master", rng=random.Random(1))
+    assert isinstance(bot, PimcBot) and bot.kernel.policy == L.HEURISTIC
+    other = make_bot("pimc:rollout=random", rng=random.Random(1))
+    assert isinstance(other, PimcBot) and other.kernel.policy == L.RANDOM
 
 
 def test_kernel_pimc_plays_whole_hands_legally() -> None:

@@ -1,4 +1,4 @@
-"""The kernel heuristic is ``pitch.bots.policy``: the same action on every position.
+"""The kernel heuristic is the readable oracle's: the same action on every position.
 
 Random tables (2-7 players, partnerships, every house rule, targets 1-30, must-make
 on and off), random scores near, below and past the target, every step of the
@@ -12,14 +12,13 @@ import random
 import subprocess
 import sys
 
-from pitch.bots import policy as python_policy
-from pitch.bots.heuristic import state_action
 from pitch.fastcore import COMPILED
 from pitch.fastcore import layout as L
 from pitch.fastcore import policy as kernel_policy
 from pitch.fastcore._jit import new_array
 from pitch.fastcore.packing import position_list
 from pitch.fastcore.policy import heuristic_action
+from pitch.fastcore.search import card_worth, hand_estimate, view_action
 from pitch.fastcore.search import heuristic_action as search_action
 from tests.fastcore.policycheck import (
     JUNK,
@@ -28,10 +27,12 @@ from tests.fastcore.policycheck import (
     reshuffle_others,
     states,
 )
+from tests.support import policy_oracle as python_policy
+from tests.support.policy_oracle import state_action
 
 
 def test_power_tables_are_the_python_policy_powers() -> None:
-    # Same values bit for bit: the kernel looks up what pitch.bots.policy computes.
+    # Same values bit for bit: the kernel looks up what the oracle computes.
     for n in range(2, 8):
         q = 1.0 - python_policy.p_elsewhere(n)
         assert kernel_policy.P_ELSEWHERE[n] == python_policy.p_elsewhere(n)
@@ -78,3 +79,19 @@ def test_the_policy_does_not_look_at_other_hands() -> None:
 def test_the_search_hook_gives_the_same_action() -> None:
     for s in states(6, 300):
         assert search_action(s) == state_action(s)
+
+
+def test_the_heuristic_bot_acts_on_the_view_as_the_oracle_on_the_state() -> None:
+    # view_action packs the view with stand-in cards for the other hands: the move,
+    # and the hints' estimates, must be the oracle's on the true state.
+    for s in states(7, 800):
+        view = s.view(s.to_act)
+        assert view_action(view) == state_action(s)
+        rules = s.rules
+        want = python_policy.best_suit(view.hand, rules.players, rules.partnerships)
+        assert hand_estimate(view.hand, rules.players, rules.partnerships) == want
+        if s.trump >= 0:
+            for c in range(52):
+                if view.hand >> c & 1:
+                    got = card_worth(c, s.trump, view.unseen, view.played)
+                    assert got == python_policy.card_value(c, s.trump, view.unseen, view.played)

@@ -31,6 +31,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from pitch import fastcore
 from pitch.bots.registry import make_bot, parse_bot_spec
 from pitch.bots.runner import play_game
 from pitch.bots.stats import Interval, ratio_interval, wilson_interval
@@ -169,12 +170,16 @@ def _worker_init() -> None:
     # installed handlers that forked workers would otherwise inherit).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    fastcore.warm_up()
 
 
 def run_local(cfg: ArenaConfig, indices: list[int], workers: int = 1) -> Iterator[DealResult]:
     """Deals in this process (``workers`` <= 1) or a process pool, as they finish.
     Closing the iterator early (an interrupted match) cancels the deals not started."""
     if workers <= 1:
+        # Load the kernels before the first deal: a bot's first decision must not spend
+        # its time cap on numba's cache (a capped search would then play differently).
+        fastcore.warm_up()
         for i in indices:
             yield play_deal(cfg, i)
         return

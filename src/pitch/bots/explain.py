@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pitch.bots.policy import best_suit, card_value
 from pitch.engine import PlayerView
 from pitch.engine.actions import BID_BASE, action_str, is_bid
 from pitch.engine.cards import GAME_VALUE, JACK, RANK_OF, SUIT_MASK, SUIT_OF, SUITS
 from pitch.engine.state import BID
+from pitch.fastcore.search import card_worth, hand_estimate
 
 Args = dict[str, str | int | float]
 
@@ -94,7 +94,7 @@ def explain(view: PlayerView, action: int) -> Line:
 
 def _bid(view: PlayerView, bid: int) -> Line:
     rules = view.rules
-    suit, est = best_suit(view.hand, rules.players, rules.partnerships)
+    suit, est = hand_estimate(view.hand, rules.players, rules.partnerships)
     s, points = SUITS[suit], round(est, 1)
     me = view.side
     if bid == 0:
@@ -127,7 +127,7 @@ def _bid(view: PlayerView, bid: int) -> Line:
             ),
             {"bid": bid, "suit": s, "points": points},
         )
-    # The heuristic bids more when another side is this close (pitch.bots.policy).
+    # The heuristic bids more when another side is this close (pitch.fastcore.policy).
     threat = any(sc >= rules.target - 2 for side, sc in enumerate(view.scores) if side != me)
     if threat and est < bid:
         return Line(
@@ -166,7 +166,7 @@ def _card(view: PlayerView, card: int) -> Line:
         if GAME_VALUE[RANK_OF[card]] == 0:
             return Line(N_("Lead {card}: a low card gives little away."), {"card": c})
         return Line(N_("Lead {card}: of your cards, it is the best lead here."), {"card": c})
-    value = card_value(card, trump, unseen, view.played)
+    value = card_worth(card, trump, unseen, view.played)
     partner_holds = view.holder != view.seat and view.rules.side_of(view.holder) == view.side
     if partner_holds and not view.takes_lead(card):
         if value >= 0.2 or (suit == trump and RANK_OF[card] == JACK):

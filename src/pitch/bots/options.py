@@ -80,10 +80,16 @@ def check_options(
         opt = declared.get(key)
         if opt is None:
             known = ", ".join(sorted(declared)) or "none"
-            raise ValueError(f"bot {bot!r} has no option {key!r} (its options: {known})")
+            why = f"; {RETIRED[key]}" if key in RETIRED else ""
+            raise ValueError(f"bot {bot!r} has no option {key!r} (its options: {known}){why}")
         out[key] = opt.check(bot, key, value)
     return out
 
+
+RETIRED: dict[str, str] = {
+    "engine": "it was removed: every search runs in pitch.fastcore (one engine)",
+}
+"""Options that older specs may still carry, with why they are refused."""
 
 SECONDS = Opt(float, 0.0, 3600.0, lo_open=True, none=True)
 """A time cap per decision (``None``: only the other budget binds)."""

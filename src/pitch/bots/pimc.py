@@ -1,14 +1,18 @@
 """``pimc`` (master level): Perfect Information Monte Carlo (determinization).
 
 For each sample, deal the cards this seat cannot see (consistently with the
-cards played, the voids shown and the auction, see :mod:`pitch.bots.sampling`),
-then score every legal action by playing the rest of the hand with the
-rollout policy (the heuristic for every seat by default; deterministic, so each
-action is compared on the same deals). Choose the action with the best mean.
+cards played, the voids shown and the auction, see
+:mod:`pitch.fastcore.determinize`), then score every legal action by playing the
+rest of the hand with the rollout policy (``rollout=heuristic``, the default: the
+heuristic for every seat, deterministic, so each action is compared on the same
+deals; or ``rollout=random``). Choose the action with the best mean. The search
+runs in the kernel (:mod:`pitch.fastcore.pimc`, machine code with numba, the same
+source as Python without); this class only sets it up and reads its answer.
 
-The value of a hand for a seat is its side's score change minus the mean change
-of the other sides (R5.6/R5.7), plus a bonus for going out (R6.2) and a
-penalty for letting another side out, so play near the target counts the game.
+The value of a hand for a seat (:func:`pitch.fastcore.pimc.hand_value`) is its
+side's score change minus the mean change of the other sides (R5.6/R5.7), plus a
+bonus for going out (R6.2) and a penalty for letting another side out, so play
+near the target counts the game.
 
 Bids are searched the same way (the rest of the auction and the play follow the
 rollout policy), with three guards against the over-bidding a plain search
@@ -28,34 +32,18 @@ from __future__ import annotations
 import math
 import random
 import time as _time
-from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from pitch import fastcore
 from pitch.bots.base import Bot
 from pitch.bots.explain import Advice, Evidence
-from pitch.bots.heuristic import hand_outcome, heuristic_rollout, random_rollout, view_action
 from pitch.bots.options import SECONDS, Opt
-from pitch.bots.sampling import sample_state
-from pitch.engine import PlayerView, Rules
-from pitch.engine.state import BID, GameState
-from pitch.fastcore import layout
-from pitch.fastcore import search as fast_search
+from pitch.engine import PlayerView
+from pitch.engine.state import BID
+from pitch.fastcore.search import PimcSearch, view_action
 
-Rollout = Callable[[GameState, random.Random], tuple[tuple[int, ...], int]]
-ROLLOUTS: dict[str, Rollout] = {"heuristic": heuristic_rollout, "random": random_rollout}
-if fastcore.COMPILED:
-    # The compiled core's rollouts (docs/fastcore.md): its heuristic makes exactly the
-    # decisions of pitch.bots.policy (tests/fastcore/test_policy.py). pimc runs its
-    # whole search in the kernel with them (KERNEL_POLICIES); ismcts calls them.
-    ROLLOUTS["fast"] = fast_search.heuristic_rollout
-    ROLLOUTS["fast-random"] = fast_search.random_rollout
-
-KERNEL_POLICIES = {"fast": layout.HEURISTIC, "fast-random": layout.RANDOM}
-"""Rollouts whose whole PIMC search runs in the compiled core (:mod:`pitch.fastcore.pimc`)."""
-
-DEFAULT_ROLLOUT = "fast" if fastcore.COMPILED else "heuristic"
-"""The compiled search when numba is installed; the same policy in Python otherwise."""
+ROLLOUTS = ("heuristic", "random")
+"""The rollout policies a search may finish its hands with (:func:`fastcore.policy_mask`)."""
 
 WIN_BONUS = 6.0
 """Points a game win is worth, against the points of one hand."""
@@ -63,54 +51,14 @@ WIN_BONUS = 6.0
 BID_BONUS = 2.0
 """The going-out bonus used when searching bids (see the module docstring)."""
 
-PYTHON_SAMPLES = 60
-"""Default samples per decision when the search runs in Python (the time cap binds first)."""
+SAMPLES = 1000
+"""Default samples per decision (see docs/bots.md for why)."""
 
-KERNEL_SAMPLES = 1000
-"""Default samples per decision in the compiled search (see docs/bots.md for why)."""
-
-PYTHON_TRIES = 6
-"""Deals drawn per determinization to match the auction, in Python."""
-
-KERNEL_TRIES = 24
-"""The same in the kernel, where a draw costs far less."""
+TRIES = 24
+"""Deals drawn per determinization to match the auction."""
 
 BID_Z = 1.64
 """Standard errors a search bid's gain over the heuristic's bid must clear."""
-
-
-def hand_value(
-    rules: Rules,
-    scores: Sequence[int],
-    delta: tuple[int, ...],
-    pitcher: int,
-    side: int,
-    bonus: float = WIN_BONUS,
-) -> float:
-    """A side's payoff for a finished hand: its score change relative to the mean of
-    the other sides, plus ``bonus`` when the hand takes it out (R6.2), minus it when
-    the hand takes another side out. ``scores`` are those before the hand."""
-    n = len(delta)
-    v = delta[side] - (sum(delta) - delta[side]) / (n - 1)
-    if pitcher >= 0:
-        pside = rules.side_of(pitcher)
-        if scores[pside] + delta[pside] >= rules.target and (
-            delta[pside] > 0 or not rules.must_make_bid_to_win
-        ):
-            v += bonus if pside == side else -bonus
-    return v
-
-
-def action_outcome(
-    state: GameState, action: int, rollout: Rollout, rng: random.Random
-) -> tuple[tuple[int, ...], int]:
-    """Score change per side and pitcher after ``action`` and the rest of the hand."""
-    s = state.copy()
-    before = len(s.history)
-    s.apply_unchecked(action)
-    if len(s.history) > before:
-        return hand_outcome(s)
-    return rollout(s, rng)
 
 
 class PimcBot(Bot):
@@ -119,10 +67,10 @@ class PimcBot(Bot):
     name: ClassVar[str] = "pimc"
     level: ClassVar[str] = "master"
     OPTIONS: ClassVar[dict[str, Opt]] = {
-        "samples": Opt(int, 1, 1_000_000, none=True),
+        "samples": Opt(int, 1, 1_000_000),
         "time": SECONDS,
-        "rollout": Opt(str, choices=tuple(ROLLOUTS)),
-        "tries": Opt(int, 1, 1000, none=True),
+        "rollout": Opt(str, choices=ROLLOUTS),
+        "tries": Opt(int, 1, 1000),
         "bid_bonus": Opt(float, 0.0, 100.0),
         "bid_margin": Opt(float, -1e6, 1e6),  # a huge margin: never leave the heuristic's bid
         "bid_factor": Opt(int, 1, 100),
@@ -132,28 +80,20 @@ class PimcBot(Bot):
         self,
         *,
         rng: random.Random | None = None,
-        samples: int | None = None,
+        samples: int = SAMPLES,
         time: float | None = 1.0,
-        rollout: str = DEFAULT_ROLLOUT,
-        tries: int | None = None,
+        rollout: str = "heuristic",
+        tries: int = TRIES,
         bid_bonus: float = BID_BONUS,
         bid_margin: float = 0.2,
         bid_factor: int = 3,
     ) -> None:
         super().__init__(rng=rng)
         o = self.checked(locals())
-        rollout = o["rollout"]
-        self.kernel = (
-            fast_search.PimcSearch(KERNEL_POLICIES[rollout]) if rollout in KERNEL_POLICIES else None
-        )
-        kernel = self.kernel is not None
-        samples, tries = o["samples"], o["tries"]
-        if samples is None:
-            samples = KERNEL_SAMPLES if kernel else PYTHON_SAMPLES
-        self.samples = samples
+        self.kernel = PimcSearch(fastcore.policy_mask(o["rollout"]))
+        self.samples = o["samples"]
         self.time = o["time"]
-        self.rollout = ROLLOUTS[rollout]
-        self.tries = tries if tries is not None else KERNEL_TRIES if kernel else PYTHON_TRIES
+        self.tries = o["tries"]
         self.bid_bonus = o["bid_bonus"]
         self.bid_margin = o["bid_margin"]
         self.bid_factor = o["bid_factor"]
@@ -180,26 +120,9 @@ class PimcBot(Bot):
         """Per legal action, its payoff on each sampled deal (the same deals for every
         action, so differences between actions are paired)."""
         deadline = None if self.time is None else _time.perf_counter() + self.time
-        if self.kernel is not None:
-            return self.kernel.values(
-                view,
-                legal,
-                samples,
-                bonus,
-                self.rng,
-                tries=self.tries,
-                deadline=deadline,
-            )
-        side = view.side
-        values: list[list[float]] = [[] for _ in legal]
-        for _ in range(samples):
-            st = sample_state(view, self.rng, self.tries)
-            for i, a in enumerate(legal):
-                delta, pitcher = action_outcome(st, a, self.rollout, self.rng)
-                values[i].append(hand_value(view.rules, view.scores, delta, pitcher, side, bonus))
-            if deadline is not None and _time.perf_counter() >= deadline:
-                break
-        return values
+        return self.kernel.values(
+            view, legal, samples, bonus, self.rng, tries=self.tries, deadline=deadline
+        )
 
     def _bid(self, view: PlayerView, legal: list[int], values: list[list[float]]) -> int:
         """The heuristic's bid, unless a search bid is clearly better on the same deals."""

@@ -92,9 +92,8 @@ def playout(state: GameState, seed: int | None = None, policy: str | int = "rand
 
 
 def random_playout(state: GameState, seed: int | None = None) -> tuple[int, ...]:
-    """Like :func:`pitch.engine.fast.random_playout`: finish the hand with uniformly
-    random legal actions and return each side's score change (zeros when the hand is
-    thrown in)."""
+    """Finish the hand with uniformly random legal actions and return each side's
+    score change (zeros when the hand is thrown in)."""
     res = playout(state, seed, 0)
     return tuple(int(x) for x in res[: state.num_sides])
 
@@ -170,15 +169,19 @@ def warm_up() -> float:
     simulate_hands(Rules(), 1, 1)
     from pitch.fastcore.search import (
         PimcSearch,
+        card_worth,
         evaluate_actions,
-        heuristic_action,
+        hand_estimate,
         heuristic_rollout,
+        view_action,
     )
 
     heuristic_rollout(s, random.Random(0))
-    heuristic_action(s)
     evaluate_actions(s, list(s.legal_actions()), random.Random(0))
     view = s.view(s.current_player())
+    view_action(view)
+    hand_estimate(view.hand, 4, False)
+    card_worth(0, 0, 1, 0)
     PimcSearch().values(view, list(view.legal_actions()), 1, 6.0, random.Random(0))
     simulate_hands(Rules(), 1, 1, detail=True)
     from pitch.fastcore.ismcts import search

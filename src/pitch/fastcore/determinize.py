@@ -1,6 +1,6 @@
 """Determinization in the kernel: deal the cards one seat cannot see.
 
-The compiled twin of :func:`pitch.bots.sampling.sample_state`: a search bot packs
+The one determinization of the search bots (``pimc`` and ``ismcts``): a bot packs
 its view once per decision (:func:`pitch.fastcore.search.pack_view`) into a
 position (the public fields and logs of the hand, and its own cards) and an
 ``aux`` array (below); :func:`determinize` then writes full positions that agree
@@ -9,8 +9,8 @@ with the view, as many as the search wants, without returning to Python.
 A deal agrees with the view when every seat keeps the cards it has played, the
 seat's own cards are its own, and nobody gets a suit it showed out of (R4.3/R4.4);
 the unseen cards are drawn uniformly among such deals by rejection (a few shuffles
-of the unseen cards), falling back to a most-constrained-first fill. As in
-:mod:`pitch.bots.sampling`, the auction is read too: up to ``tries`` deals are
+of the unseen cards), falling back to a most-constrained-first fill. The auction
+is read too (a seat that bid 3 rarely holds no trump): up to ``tries`` deals are
 drawn and the first whose heuristic bids (the model of the other seats) are within
 ``slack`` of the bids made is kept, else the closest.
 """

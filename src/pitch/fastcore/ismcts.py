@@ -1,8 +1,8 @@
-"""SO-ISMCTS in the kernel: the whole search of :mod:`pitch.bots.ismcts`, compiled.
+"""SO-ISMCTS in the kernel: the whole search of the ``ismcts`` bot (:mod:`pitch.bots.ismcts`).
 
 The tree lives in preallocated arrays (one node per ``NODE_INTS`` ints of ``node``,
 its payoff sum in the float array ``total``); node 0 is the root (the seat's
-information set). Each iteration, as in :class:`pitch.bots.ismcts.IsmctsBot`:
+information set). Each iteration:
 
 1. determinize (:func:`pitch.fastcore.determinize.determinize`: the unseen cards
    dealt consistently with the view, voids and the auction);

@@ -1,10 +1,11 @@
 """The PIMC search loop in the kernel: determinize, try every action, finish the hand.
 
-The compiled twin of :meth:`pitch.bots.pimc.PimcBot._search`: for each sample, one
+The search of the ``pimc`` bot (:mod:`pitch.bots.pimc`): for each sample, one
 determinization of the view (:func:`pitch.fastcore.determinize.determinize`), then
 for each candidate action the rest of the hand under the rollout policy, valued by
-:func:`hand_value` (the same formula as :func:`pitch.bots.pimc.hand_value`). One call
-runs a batch of samples; the bot calls it in batches until its time is up.
+:func:`hand_value` (the one place a search says what a finished hand is worth, going
+out included; ``ismcts`` uses it too). One call runs a batch of samples; the bot
+calls it in batches until its time is up.
 """
 
 from __future__ import annotations

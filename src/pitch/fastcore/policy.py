@@ -1,12 +1,13 @@
 """The two playout policies: uniformly random, and the project's rule-based heuristic.
 
-The heuristic (per seat, chosen by a bit of the policy mask) is
-:mod:`pitch.bots.policy` ported to the kernel subset: it makes exactly the
-decisions of :func:`pitch.bots.heuristic.state_action`, which
-``tests/fastcore/test_policy.py`` checks on many positions. See that module for the
-reasoning behind each rule; the port keeps its structure, function for function.
+The heuristic (per seat, chosen by a bit of the policy mask) is the one
+implementation of the ``heuristic`` bot's rules (:mod:`pitch.bots.heuristic` says
+what they do), used by that bot, the search rollouts and the hints. Its readable
+Python statement lives on as a test oracle (``tests/support/policy_oracle.py``):
+``tests/fastcore/test_policy.py`` checks that the kernel makes exactly its
+decisions on many positions. The two keep the same structure, function for function.
 
-How the port stays exact:
+How the kernel stays exact:
 
 * It reads what the Python policy reads and nothing else: the acting seat's hand,
   the cards played this hand (``DEALT & ~HANDS`` over the seats), the current trick
@@ -51,13 +52,13 @@ FULL_DECK: Final = (1 << 52) - 1
 JACK: Final = 9
 TENS: Final = RANK_MASK[8]
 GAME_UNIT: Final = 0.04
-"""Points one game-count unit is worth (as ``pitch.bots.policy.GAME_UNIT``)."""
+"""Points one game-count unit is worth (as the oracle's ``GAME_UNIT``)."""
 GAME_VALUE: Final = (0, 0, 0, 0, 0, 0, 0, 0, 10, 1, 2, 3, 4)
 """R5.4 game points by rank (as ``pitch.engine.cards.GAME_VALUE``)."""
 
 
 def _p_elsewhere(players: int) -> float:
-    # The same expression as pitch.bots.policy.p_elsewhere (R2.3).
+    # The same expression as the oracle's p_elsewhere (R2.3).
     return 6 * (players - 1) / 46
 
 
@@ -92,7 +93,7 @@ def pick_random(mask: int, s: int) -> tuple[int, int]:
 def suit_estimate(
     hand: int, suit: int, players: int, partnerships: bool, tens_game: float, face_game: float
 ) -> float:
-    """``pitch.bots.policy.suit_estimate``: my side's expected points pitching ``suit``
+    """My side's expected points pitching ``suit``
     (``tens_game``, ``face_game``: the hand's terms of Game, the same for every suit)."""
     trumps = hand & SUIT_MASK[suit]
     k = popcount(trumps)
@@ -146,7 +147,7 @@ def best_suit(hand: int, players: int, partnerships: bool) -> tuple[int, float]:
 
 @entry
 def heuristic_bid(w: Arr, legal: int) -> int:
-    """``pitch.bots.policy.choose_bid`` as an action id."""
+    """The heuristic's bid, as an action id (the oracle's ``choose_bid``)."""
     seat = w[TO_ACT]
     partnerships = w[PARTNERS] != 0
     est = best_suit(w[HANDS + seat], w[N], partnerships)[1]
@@ -185,7 +186,7 @@ def heuristic_bid(w: Arr, legal: int) -> int:
 
 @njit
 def card_value(card: int, trump: int, unseen: int, played: int) -> float:
-    """``pitch.bots.policy.card_value``: a card's worth to its captor (trump >= 0)."""
+    """A card's worth to its captor (trump >= 0)."""
     v = GAME_VALUE[card % 13] * GAME_UNIT
     if card // 13 == trump:
         if card % 13 == JACK:
@@ -198,7 +199,7 @@ def card_value(card: int, trump: int, unseen: int, played: int) -> float:
 
 @njit
 def keep_value(card: int, trump: int, unseen: int) -> float:
-    """``pitch.bots.policy._keep_value``: a card's worth in hand for later tricks."""
+    """A card's worth in hand for later tricks."""
     if card // 13 == trump:
         if unseen & SUIT_MASK[trump] & ~((2 << card) - 1):
             return 0.25 + 0.02 * (card % 13)
@@ -229,7 +230,7 @@ def secure(card: int, trump: int, unseen: int, opp_after: bool, late: bool) -> b
 
 @njit
 def lead(w: Arr, hand: int, legal: int, seat: int, unseen: int, played: int) -> int:
-    """``pitch.bots.policy._lead``."""
+    """The card to lead (the oracle's ``_lead``)."""
     trump = w[TRUMP]
     if trump < 0:
         suit = best_suit(hand, w[N], w[PARTNERS] != 0)[0]
@@ -280,7 +281,7 @@ def lead(w: Arr, hand: int, legal: int, seat: int, unseen: int, played: int) -> 
 
 @entry
 def heuristic_card(w: Arr, legal: int) -> int:
-    """``pitch.bots.policy.choose_card``."""
+    """The heuristic's card (the oracle's ``choose_card``)."""
     seat = w[TO_ACT]
     n = w[N]
     hand = w[HANDS + seat]

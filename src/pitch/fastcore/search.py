@@ -1,10 +1,12 @@
-"""The hooks the search bots call: rollouts with the bots' ``Rollout`` shape.
+"""The Python-facing calls of the bots: the heuristic on a view, PIMC in batches.
 
-A search bot (``pimc``, ``ismcts``) finishes hands with a function
-``rollout(state, rng) -> (score change per side, pitcher seat or -1)``; these are
-drop-in compiled ones. :func:`evaluate_actions` does one determinization's whole
-PIMC step (every legal action, then the rest of the hand) in one call, so the
-position is packed once.
+The bots are thin over the kernels: ``heuristic`` asks :func:`view_action`, ``pimc``
+runs :class:`PimcSearch`, ``ismcts`` runs :func:`pitch.fastcore.ismcts.search`, and
+the hints read the heuristic's estimates through :func:`hand_estimate` and
+:func:`card_worth`. :func:`rollout` finishes one hand from a ``GameState`` as
+``(score change per side, pitcher seat or -1)``; :func:`evaluate_actions` does one
+determinization's whole PIMC step (every legal action, then the rest of the hand)
+in one call, so the position is packed once.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from pitch.engine import GameState, PlayerView, resample
 from pitch.engine.cards import SUIT_MASK
 from pitch.engine.errors import PitchError
+from pitch.engine.resample import rebuild
 from pitch.fastcore import layout
 from pitch.fastcore._jit import COMPILED, new_array, new_floats, seed64
 from pitch.fastcore.determinize import (
@@ -33,6 +36,8 @@ from pitch.fastcore.determinize import (
 from pitch.fastcore.loops import evaluate, finish
 from pitch.fastcore.packing import pack_list, position_list
 from pitch.fastcore.pimc import pimc_values
+from pitch.fastcore.policy import best_suit as _best_suit
+from pitch.fastcore.policy import card_value as _card_value
 from pitch.fastcore.policy import heuristic_action as _heuristic_action
 
 Outcome = tuple[tuple[int, ...], int]
@@ -76,17 +81,55 @@ def _finish(state: GameState, policy: int, seed: Any) -> Outcome:
 
 
 def heuristic_rollout(state: GameState, rng: random.Random) -> Outcome:
-    """The kernel heuristic (:mod:`pitch.fastcore.policy`) for every seat: the same
-    outcome as :func:`pitch.bots.heuristic.heuristic_rollout`. Deterministic, so
-    ``rng`` is not drawn from, as in the Python one: a search bot given the same
-    samples makes the same decisions with either."""
+    """The kernel heuristic (:mod:`pitch.fastcore.policy`) for every seat.
+    Deterministic, so ``rng`` is not drawn from."""
     return _finish(state, layout.HEURISTIC, seed64(0))
 
 
 def heuristic_action(state: GameState) -> int:
-    """The action :func:`pitch.bots.heuristic.state_action` picks in ``state`` (a state
-    in the auction or the play), computed by the kernel heuristic."""
+    """The heuristic's action for the seat to act in ``state`` (a state in the auction
+    or the play); it reads only that seat's cards and public information."""
     return int(_heuristic_action(_position(state), state.legal_mask()))
+
+
+def view_action(view: PlayerView) -> int:
+    """The heuristic's action for ``view``'s seat, which must be to act. The policy
+    reads only that seat's cards and public information (it never looks at another
+    hand: ``tests/fastcore/test_policy.py``), so the view is packed with the other
+    seats' unplayed cards filled in anyhow (:func:`_stand_in`)."""
+    if view.phase not in (layout.BID, layout.PLAY):
+        raise PitchError("the heuristic needs a view taken during the auction or the play")
+    return heuristic_action(_stand_in(view))
+
+
+def _stand_in(view: PlayerView) -> GameState:
+    """The view's moment with each other seat's unplayed cards the lowest unseen ones:
+    not a determinization (voids are not respected), only a carrier of the public
+    facts for the policy; cheaper than :func:`pitch.engine.resample` (no generator)."""
+    dealt = list(view.played_by)
+    rest = view.unseen
+    for t in range(view.rules.players):
+        if t == view.seat:
+            dealt[t] = view.dealt
+            continue
+        for _ in range(view.hand_sizes[t]):
+            low = rest & -rest
+            dealt[t] |= low
+            rest ^= low
+    return rebuild(view, dealt)
+
+
+def hand_estimate(hand: int, players: int, partnerships: bool) -> tuple[int, float]:
+    """The heuristic bidder's best suit for ``hand`` and the points it expects to take
+    pitching it (the estimate its bid is read from)."""
+    suit, est = _best_suit(hand, players, partnerships)
+    return int(suit), float(est)
+
+
+def card_worth(card: int, trump: int, unseen: int, played: int) -> float:
+    """The heuristic's worth of ``card`` to whoever captures it (trump set): Game, the
+    Jack, and the chance that it is Low given the trumps ``unseen`` and ``played``."""
+    return float(_card_value(card, trump, unseen, played))
 
 
 def random_rollout(state: GameState, rng: random.Random) -> Outcome:

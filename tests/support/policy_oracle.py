@@ -1,9 +1,12 @@
-"""The rule-based policy on raw ints, shared by the ``heuristic`` bot and search rollouts.
+"""The heuristic policy in readable Python: the test oracle of the kernel's port.
+
+The product plays the heuristic through :mod:`pitch.fastcore.policy` (compiled, or
+the same source as plain Python). This module is the readable statement of the same
+rules that the differential tests (``tests/fastcore/test_policy.py``) hold the kernel
+to, decision for decision; it is not imported by the product.
 
 Every function here takes only what one seat may know (its own cards, the cards
-played, the bids, the scores) so the same code serves the honest ``heuristic``
-bot (fed from a :class:`~pitch.engine.PlayerView`) and the rollouts of the search
-bots (fed from a determinized state, still reading only the acting seat's cards).
+played, the bids, the scores), as the kernel's does.
 
 Card values, used to decide what to win, feed, save and throw away:
 
@@ -18,10 +21,13 @@ Card values, used to decide what to win, feed, save and throw away:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Final
 
+from pitch.engine.actions import BID_BASE
 from pitch.engine.cards import FULL_DECK, GAME_VALUE, JACK, RANK_OF, SUIT_MASK, SUIT_OF
+from pitch.engine.state import BID, GameState
 
 GAME_UNIT: Final = 0.04
 """Points one game-count unit is worth (a ten: 0.4)."""
@@ -289,3 +295,60 @@ def _lead(
         return min(cards, key=lambda c: (GAME_VALUE[RANK_OF[c]], c))
     cards = _cards(legal)
     return min(cards, key=lambda c: (card_value(c, trump, unseen, played), c))
+
+
+# ------------------------------------------------------------------ on a state
+
+
+def state_action(state: GameState) -> int:
+    """The heuristic's action for the seat to act in ``state``, reading only that
+    seat's cards and public information."""
+    seat = state.to_act
+    rules = state.rules
+    if state.phase == BID:
+        return BID_BASE + choose_bid(
+            hand=state.hands[seat],
+            seat=seat,
+            dealer=state.dealer,
+            legal_bids=state.legal_mask() >> BID_BASE,
+            high_bid=state.high_bid,
+            high_bidder=state.high_bidder,
+            scores=state.scores,
+            side_of=state.side_of,
+            target=rules.target,
+            players=state.n,
+            partnerships=rules.partnerships,
+            must_make=rules.must_make_bid_to_win,
+        )
+    return choose_card(
+        hand=state.hands[seat],
+        legal=state.legal_mask(),
+        seat=seat,
+        n=state.n,
+        side_of=state.side_of,
+        pitcher=state.pitcher,
+        trump=state.trump,
+        trick=state.trick,
+        leader=state.leader,
+        played=state.played_mask(),
+        players=state.n,
+        partnerships=rules.partnerships,
+    )
+
+
+def hand_outcome(state: GameState) -> tuple[tuple[int, ...], int]:
+    """Score change per side and pitcher of the last hand in ``state.history``."""
+    res = state.history[-1].result
+    if res is None:  # thrown in (house rule)
+        return (0,) * state.num_sides, -1
+    return res.delta, res.pitcher
+
+
+def heuristic_rollout(state: GameState, rng: random.Random) -> tuple[tuple[int, ...], int]:
+    """Finish the hand in progress of ``state`` (not modified) with :func:`state_action`
+    for every seat: the score change per side and the pitcher (-1: thrown in)."""
+    s = state.copy()
+    before = len(s.history)
+    while len(s.history) == before:
+        s.apply_unchecked(state_action(s))
+    return hand_outcome(s)
