@@ -17,7 +17,7 @@ from pitch.i18n import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = ROOT / "src/pitch/server/static/rulebook"
-JS_LANGUAGES = ROOT / "src/pitch/server/static/js/i18n.js"
+CLIENT_LANGUAGES = ROOT / "src/pitch/server/static/i18n/languages.json"
 # RULES.md sits in the shared folder beside the repository; where it is absent (CI),
 # docs/rules.md carries the same ids, one "- **R4.3**" line each.
 RULES_MD = ROOT.parent / "shared/RULES.md"
@@ -55,8 +55,8 @@ def test_the_rule_ids_are_read() -> None:
 
 
 def test_one_file_for_each_language_of_the_client() -> None:
-    in_js = re.findall(r'\["([a-z]{2})", "', JS_LANGUAGES.read_text(encoding="utf-8"))
-    assert tuple(in_js) == LANGUAGES
+    listed = json.loads(CLIENT_LANGUAGES.read_text(encoding="utf-8"))["languages"]
+    assert tuple(code for code, _name in listed) == LANGUAGES
     assert sorted(p.stem for p in BOOK.glob("*.json")) == sorted(LANGUAGES)
 
 
