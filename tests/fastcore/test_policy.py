@@ -82,7 +82,7 @@ def test_the_search_hook_gives_the_same_action() -> None:
 
 
 def test_the_heuristic_bot_acts_on_the_view_as_the_oracle_on_the_state() -> None:
-    # view_action packs the view with stand-in cards for the other hands: the move,
+    # view_action packs the view without the other hands' unplayed cards: the move,
     # and the hints' estimates, must be the oracle's on the true state.
     for s in states(7, 800):
         view = s.view(s.to_act)

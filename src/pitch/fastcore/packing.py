@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pitch.engine import OVER, GameState, Rules
+from pitch.engine import OVER, GameState, PlayerView, Rules
+from pitch.engine.cards import BIT, SUIT_OF
 from pitch.engine.errors import PitchError
 from pitch.engine.rules import OPTIONS
 from pitch.fastcore.layout import (
@@ -154,6 +155,63 @@ def position_list(state: GameState) -> list[int]:
     w += pad7[state.num_sides :]
     w += state.scores
     w += pad7[state.num_sides :]
+    return w
+
+
+def view_position_list(view: PlayerView) -> list[int]:
+    """:func:`position_list` of the moment ``view`` sees, for a view in the auction or
+    the play, with every other seat's *unplayed* cards left out (its hand empty, its
+    dealt cards those it played): the heuristic reads another seat's cards only as
+    "dealt and no longer held", the cards it played, so this is all it needs."""
+    r = view.rules
+    n = r.players
+    pad7 = [0] * 7
+    trick = view.trick
+    seat = view.seat
+    hands = [0] * n
+    hands[seat] = view.hand
+    dealt = list(view.played_by)
+    dealt[seat] = view.dealt
+    side_of = view.rules.side_of
+    captured = [0] * r.num_sides
+    mask = 0
+    for t in view.tricks:
+        for c in t.cards:
+            mask |= BIT[c]
+        captured[side_of(t.winner)] |= mask
+        mask = 0
+    trick_mask = 0
+    for c in trick:
+        trick_mask |= BIT[c]
+    holder = view.holder
+    w = [
+        *_option_slots(r),
+        view.phase,
+        view.current_player,
+        view.dealer,
+        view.high_bid,
+        view.high_bidder,
+        view.pitcher,
+        view.contract,
+        view.trump,
+        SUIT_OF[trick[0]] if trick else -1,
+        trick[(holder - view.leader) % n] if trick else -1,
+        holder if trick else -1,
+        trick_mask,
+        len(trick),
+        len(view.tricks),
+        view.leader,
+        len(view.bids),
+        len(view.tricks) * n + len(trick),
+    ]
+    w += hands
+    w += pad7[n:]
+    w += dealt
+    w += pad7[n:]
+    w += captured
+    w += pad7[r.num_sides :]
+    w += view.scores
+    w += pad7[r.num_sides :]
     return w
 
 

@@ -19,7 +19,6 @@ from typing import Any
 from pitch.engine import GameState, PlayerView, resample
 from pitch.engine.cards import SUIT_MASK
 from pitch.engine.errors import PitchError
-from pitch.engine.resample import rebuild
 from pitch.fastcore import layout
 from pitch.fastcore._jit import COMPILED, new_array, new_floats, seed64
 from pitch.fastcore.determinize import (
@@ -34,7 +33,7 @@ from pitch.fastcore.determinize import (
     SCRATCH_SIZE,
 )
 from pitch.fastcore.loops import evaluate, finish
-from pitch.fastcore.packing import pack_list, position_list
+from pitch.fastcore.packing import pack_list, position_list, view_position_list
 from pitch.fastcore.pimc import pimc_values
 from pitch.fastcore.policy import best_suit as _best_suit
 from pitch.fastcore.policy import card_value as _card_value
@@ -95,28 +94,13 @@ def heuristic_action(state: GameState) -> int:
 def view_action(view: PlayerView) -> int:
     """The heuristic's action for ``view``'s seat, which must be to act. The policy
     reads only that seat's cards and public information (it never looks at another
-    hand: ``tests/fastcore/test_policy.py``), so the view is packed with the other
-    seats' unplayed cards filled in anyhow (:func:`_stand_in`)."""
+    hand: ``tests/fastcore/test_policy.py``), so the view is packed directly, without
+    the other seats' unplayed cards (:func:`~pitch.fastcore.packing.view_position_list`)."""
     if view.phase not in (layout.BID, layout.PLAY):
         raise PitchError("the heuristic needs a view taken during the auction or the play")
-    return heuristic_action(_stand_in(view))
-
-
-def _stand_in(view: PlayerView) -> GameState:
-    """The view's moment with each other seat's unplayed cards the lowest unseen ones:
-    not a determinization (voids are not respected), only a carrier of the public
-    facts for the policy; cheaper than :func:`pitch.engine.resample` (no generator)."""
-    dealt = list(view.played_by)
-    rest = view.unseen
-    for t in range(view.rules.players):
-        if t == view.seat:
-            dealt[t] = view.dealt
-            continue
-        for _ in range(view.hand_sizes[t]):
-            low = rest & -rest
-            dealt[t] |= low
-            rest ^= low
-    return rebuild(view, dealt)
+    w = _empty(layout.SIZE)
+    w[: layout.POSITION_SIZE] = view_position_list(view)
+    return int(_heuristic_action(w, view.legal))
 
 
 def hand_estimate(hand: int, players: int, partnerships: bool) -> tuple[int, float]:
