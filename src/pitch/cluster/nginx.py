@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 TEMPLATE = Path(__file__).parent / "nginx.conf.template"
@@ -18,13 +18,14 @@ def render(
     workers: int = 1,
     ws_ping: float = 5.0,
     read_timeout: float = 10.0,
-    fail_timeout: float = 5.0,
+    down: Collection[str] = (),
 ) -> str:
     """The configuration text: ``listen`` is nginx's ``[host:]port``, ``backends``
     the processes' ``host:port``, in the same order on every machine (the hash ring
-    is built from this list)."""
+    is built from this list), ``down`` those the supervisor's health checks took out
+    of it (their tables go to the next process on the ring; the others stay put)."""
     servers = "\n".join(
-        f"        server {b} max_fails=1 fail_timeout={fail_timeout:g}s;" for b in backends
+        f"        server {b} max_fails=0{' down' if b in down else ''};" for b in backends
     )
     values = {
         "listen": listen,

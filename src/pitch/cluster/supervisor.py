@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,13 @@ from urllib.request import urlopen
 
 from pitch.cluster import nginx
 from pitch.cluster.postgres import ThrowawayPostgres
+
+HEALTH_TIMEOUT = 3.0
+"""Seconds a process has to answer ``/api/health`` (generous: a loaded process is slow)."""
+OUT_AFTER = 3
+"""Failed health checks in a row (one a second) that take a process out of nginx's ring."""
+BACK_AFTER = 2
+"""Good health checks in a row that put it back."""
 
 
 def _healthy(url: str, timeout: float = 1.0) -> bool:
@@ -34,6 +43,10 @@ class Node:
     port: int
     proc: subprocess.Popen[bytes] | None = None
     starts: int = 0
+    in_ring: bool = True
+    """Whether nginx sends it requests (the supervisor's health checks decide)."""
+    streak: int = 0
+    """Health checks in a row that disagree with :attr:`in_ring`."""
 
     @property
     def url(self) -> str:
@@ -76,16 +89,7 @@ class Cluster:
         if not self.db_url:
             self.pg = ThrowawayPostgres()
             self.db_url = self.pg.start()
-        conf = nginx.write_config(
-            nginx.render(
-                listen=f"{self.cfg.host}:{self.cfg.port}",
-                backends=[f"127.0.0.1:{n.port}" for n in self.nodes],
-                run_dir=self.run_dir,
-                workers=self.cfg.nginx_workers,
-                ws_ping=self.cfg.ws_ping,
-            ),
-            self.run_dir,
-        )
+        conf = self._write_nginx_config()
         # The first process migrates the database; the others then start together.
         first, *rest = self.nodes
         self._spawn(first)
@@ -101,6 +105,42 @@ class Cluster:
                 raise RuntimeError(f"nginx did not start: {err}")
             time.sleep(0.1)
         self.write_state()
+
+    def _write_nginx_config(self) -> Path:
+        return nginx.write_config(
+            nginx.render(
+                listen=f"{self.cfg.host}:{self.cfg.port}",
+                backends=[f"127.0.0.1:{n.port}" for n in self.nodes],
+                run_dir=self.run_dir,
+                workers=self.cfg.nginx_workers,
+                ws_ping=self.cfg.ws_ping,
+                down=[f"127.0.0.1:{n.port}" for n in self.nodes if not n.in_ring],
+            ),
+            self.run_dir,
+        )
+
+    def check_health(self, pool: ThreadPoolExecutor, say: Any = print) -> None:
+        """One round of active health checks: a process that exited leaves nginx's ring
+        at once, one that failed :data:`OUT_AFTER` checks in a row (stopped, hung) after
+        them; it comes back after :data:`BACK_AFTER` good ones. nginx is reloaded when
+        the ring changes (its passive checks are off: a slow process is not a dead one)."""
+        alive = [n.proc is not None and n.proc.poll() is None for n in self.nodes]
+        checks = [
+            pool.submit(_healthy, n.url, HEALTH_TIMEOUT) if up else None
+            for n, up in zip(self.nodes, alive, strict=True)
+        ]
+        changed = False
+        for n, check in zip(self.nodes, checks, strict=True):
+            ok = check is not None and check.result()
+            n.streak = 0 if ok == n.in_ring else n.streak + 1
+            exited = check is None and n.in_ring
+            if exited or n.streak >= (BACK_AFTER if ok else OUT_AFTER):
+                n.in_ring, n.streak, changed = ok, 0, True
+                say(f"{n.name} {'back in' if ok else 'out of'} nginx's ring")
+        if changed and self.nginx is not None and self.nginx.poll() is None:
+            self._write_nginx_config()
+            self.nginx.send_signal(signal.SIGHUP)  # reload: new workers, the new ring
+            self.write_state()
 
     def _spawn(self, n: Node) -> None:
         cfg = self.cfg
@@ -150,6 +190,7 @@ class Cluster:
                     "port": n.port,
                     "pid": n.proc.pid if n.proc else None,
                     "starts": n.starts,
+                    "in_ring": n.in_ring,
                 }
                 for n in self.nodes
             ],
@@ -163,19 +204,22 @@ class Cluster:
     def watch(self, say: Any = print) -> None:
         """Until interrupted: report processes that exit; with ``restart``, start
         them again (under the same name: they take their lease back, and the tables
-        that nobody adopted meanwhile, at once)."""
-        while True:
-            time.sleep(1.0)
-            if self.nginx is not None and self.nginx.poll() is not None:
-                raise RuntimeError("nginx exited; see nginx-error.log")
-            for n in self.nodes:
-                if n.proc is not None and n.proc.poll() is not None:
-                    say(f"{n.name} exited with status {n.proc.returncode}")
-                    n.proc = None
-                    if self.cfg.restart:
-                        self._spawn(n)
-                        say(f"{n.name} started again")
-                    self.write_state()
+        that nobody adopted meanwhile, at once); and check every process's health
+        (:meth:`check_health`)."""
+        with ThreadPoolExecutor(len(self.nodes), thread_name_prefix="health") as pool:
+            while True:
+                time.sleep(1.0)
+                if self.nginx is not None and self.nginx.poll() is not None:
+                    raise RuntimeError("nginx exited; see nginx-error.log")
+                self.check_health(pool, say)
+                for n in self.nodes:
+                    if n.proc is not None and n.proc.poll() is not None:
+                        say(f"{n.name} exited with status {n.proc.returncode}")
+                        n.proc = None
+                        if self.cfg.restart:
+                            self._spawn(n)
+                            say(f"{n.name} started again")
+                        self.write_state()
 
     def stop(self) -> None:
         if self.nginx is not None and self.nginx.poll() is None:
