@@ -75,8 +75,13 @@ def test_the_last_summary_says_won_by_smudge(browser: Any, server_url: str, tmp_
     assert s.end_reason == "smudge"
     path = tmp_path / "smudge.jsonl"
     path.write_text(dumps(game_record(s)) + "\n", encoding="utf-8")
-    for locale, says in [("en-GB", "Smudge: it bid 4"), ("ru-RU", "Смадж: ставка 4")]:
-        page = new_page(browser, locale=locale)
+    cases = [
+        (locale, says, size)
+        for locale, says in [("en-GB", "Smudge: it bid 4"), ("ru-RU", "Смадж: ставка 4")]
+        for size in ((390, 844), (1280, 800))
+    ]
+    for locale, says, (width, height) in cases:
+        page = new_page(browser, locale=locale, viewport={"width": width, "height": height})
         page.goto(server_url + "/#replay")
         page.wait_for_selector("body.ready")
         page.set_input_files("#record-file", str(path))
@@ -85,6 +90,8 @@ def test_the_last_summary_says_won_by_smudge(browser: Any, server_url: str, tmp_
         end = page.locator(".hand-summary .game-end")
         expect(end).to_have_attribute("data-end", "smudge")
         expect(end).to_contain_text(says)
+        end.scroll_into_view_if_needed()
+        shot(page, f"smudge-summary-{locale[:2]}-{width}x{height}", full=False)
         assert page.evaluate("() => [...window.pitchI18n.missing]") == []
         assert page.js_errors == []
         page.context.close()
