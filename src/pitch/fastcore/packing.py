@@ -125,7 +125,6 @@ def position_list(state: GameState) -> list[int]:
     reads), built in one go: the fast path for search, for a state in the auction or
     the play. The logs of bids and cards are not included."""
     n = state.n
-    pad7 = [0] * 7
     trick = state.trick
     w = [
         *_option_slots(state.rules),
@@ -147,14 +146,32 @@ def position_list(state: GameState) -> list[int]:
         len(state.bids),
         len(state.tricks) * n + len(trick),
     ]
-    w += state.hands
-    w += pad7[n:]
-    w += state.dealt
-    w += pad7[n:]
-    w += state.captured
-    w += pad7[state.num_sides :]
-    w += state.scores
-    w += pad7[state.num_sides :]
+    return _with_seats(
+        w, n, state.num_sides, state.hands, state.dealt, state.captured, state.scores
+    )
+
+
+_PAD7 = [0] * 7
+
+
+def _with_seats(
+    w: list[int],
+    n: int,
+    sides: int,
+    hands: Sequence[int],
+    dealt: Sequence[int],
+    captured: Sequence[int],
+    scores: Sequence[int],
+) -> list[int]:
+    """``w`` followed by the per-seat and per-side slots, each padded to 7."""
+    w += hands
+    w += _PAD7[n:]
+    w += dealt
+    w += _PAD7[n:]
+    w += captured
+    w += _PAD7[sides:]
+    w += scores
+    w += _PAD7[sides:]
     return w
 
 
@@ -165,7 +182,6 @@ def view_position_list(view: PlayerView) -> list[int]:
     "dealt and no longer held", the cards it played, so this is all it needs."""
     r = view.rules
     n = r.players
-    pad7 = [0] * 7
     trick = view.trick
     seat = view.seat
     hands = [0] * n
@@ -204,15 +220,7 @@ def view_position_list(view: PlayerView) -> list[int]:
         len(view.bids),
         len(view.tricks) * n + len(trick),
     ]
-    w += hands
-    w += pad7[n:]
-    w += dealt
-    w += pad7[n:]
-    w += captured
-    w += pad7[r.num_sides :]
-    w += view.scores
-    w += pad7[r.num_sides :]
-    return w
+    return _with_seats(w, n, r.num_sides, hands, dealt, captured, view.scores)
 
 
 def rules_of(w: Sequence[int]) -> Rules:
