@@ -248,3 +248,52 @@ def test_one_deal_has_no_interval_and_the_json_stays_json() -> None:
     assert d["low"] is None and d["high"] is None and isinstance(d["estimate"], float)
     text = CliRunner().invoke(app, args)
     assert "(no interval from fewer than 2 deals)" in text.stdout
+
+
+def test_game_wins_per_deal_pair_runs_by_games(tmp_path: object) -> None:
+    """Game wins are a paired measure too: per deal, the games A and B won; the
+    summary's per-game difference is their total over the games, within [-1, 1]; and
+    arena-compare --measure games pairs two runs by them."""
+    from pathlib import Path
+
+    cfg = ArenaConfig(bot_a="heuristic", bot_b="random", rules=PARTNERS, deals=6, seed=4)
+    s = summarize(cfg, run_local(cfg, list(range(cfg.deals))))
+    d = s.to_dict()
+    won = [deal["won"] for deal in d["per_deal"]]
+    games = sum(deal["games"] for deal in d["per_deal"])
+    assert games == s.tally[0].games == 12
+    assert [sum(w[0] for w in won), sum(w[1] for w in won)] == [
+        s.tally[0].games_won,
+        s.tally[1].games_won,
+    ]
+    want = (s.tally[0].games_won - s.tally[1].games_won) / games
+    assert d["paired_game_difference"]["estimate"] == pytest.approx(want) and want > 0
+    assert -1.0 <= s.win_diff.low <= s.win_diff.estimate <= s.win_diff.high <= 1.0
+    files = []
+    for i, a in enumerate(("club", "beginner")):
+        res = CliRunner().invoke(
+            app, ["arena", a, "beginner", "--partnerships", "--deals", "4", "--workers", "1",
+                  "--json"],
+        )  # fmt: skip
+        assert res.exit_code == 0, res.output
+        path = Path(str(tmp_path)) / f"run{i}.json"
+        path.write_text(res.stdout)
+        files.append(str(path))
+    runs = [json.loads(Path(f).read_text()) for f in files]
+    res = CliRunner().invoke(app, ["arena-compare", *files, "--measure", "games", "--json"])
+    assert res.exit_code == 0, res.output
+    got = json.loads(res.stdout)
+    assert got["measure"] == "games" and got["deals"] == 4
+    # beginner against itself wins as many games as it loses on every deal.
+    assert runs[1]["paired_game_difference"]["estimate"] == 0
+    assert got["estimate"] == pytest.approx(runs[0]["paired_game_difference"]["estimate"])
+    text = CliRunner().invoke(app, ["arena-compare", *files, "--measure", "games"]).output
+    assert "games won per game" in text
+    bad = CliRunner().invoke(app, ["arena-compare", *files, "--measure", "wins"])
+    assert bad.exit_code == 2 and "'points' or 'games'" in _flat(bad.output)
+    # A run written before game wins were recorded per deal cannot be compared by games.
+    old = runs[0] | {"per_deal": [{k: v for k, v in r.items() if k != "won"} for r in
+                                  runs[0]["per_deal"]]}  # fmt: skip
+    Path(files[0]).write_text(json.dumps(old))
+    res = CliRunner().invoke(app, ["arena-compare", *files, "--measure", "games"])
+    assert res.exit_code == 2 and "run it again" in _flat(res.output)

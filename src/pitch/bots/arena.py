@@ -24,6 +24,7 @@ deal: they may hold subprocesses (``ext:``) and are never pickled.
 
 from __future__ import annotations
 
+import math
 import random
 import signal
 from collections.abc import Callable, Iterable, Iterator
@@ -210,11 +211,15 @@ class Summary:
     diff: Interval
     """A's points per hand minus B's, 95% interval (deals as clusters)."""
     win_rate: tuple[Interval, Interval]
+    win_diff: Interval
+    """A's games won minus B's, per game, 95% interval (deals as clusters): +1 when A
+    wins every game, 0 when each wins as many (an unfinished game counts for neither)."""
     unfinished: int
     interrupted: bool = False
     """The match was stopped early: ``deals`` is the number that finished."""
-    per_deal: tuple[tuple[int, int, float], ...] = ()
-    """Per deal: its index, the hands played, A's points minus B's (to pair runs)."""
+    per_deal: tuple[tuple[int, int, float, int, int, int], ...] = ()
+    """Per deal: its index, the hands played, A's points minus B's, the games played
+    and the games A and B won (to pair runs by points or by games)."""
 
     def to_dict(self) -> dict[str, Any]:
         bots = []
@@ -250,8 +255,24 @@ class Summary:
             "unfinished_games": self.unfinished,
             "bots": bots,
             "paired_difference": {"per": "hand", "confidence": 0.95, **self.diff.to_dict()},
-            "per_deal": [{"deal": i, "hands": h, "difference": d} for i, h, d in self.per_deal],
+            "paired_game_difference": {
+                "per": "game",
+                "confidence": 0.95,
+                **self.win_diff.to_dict(),
+            },
+            "per_deal": [
+                {"deal": i, "hands": h, "difference": d, "games": g, "won": [wa, wb]}
+                for i, h, d, g, wa, wb in self.per_deal
+            ],
         }
+
+
+def _within_one(iv: Interval) -> Interval:
+    """A per-game difference of wins lies in [-1, 1]: the normal interval, cut there
+    (an interval that fewer than 2 deals cannot bound stays unbounded)."""
+    if not (math.isfinite(iv.low) and math.isfinite(iv.high)):
+        return iv
+    return Interval(iv.estimate, max(iv.low, -1.0), min(iv.high, 1.0))
 
 
 def summarize(
@@ -261,10 +282,15 @@ def summarize(
     total = (BotTally(), BotTally())
     diffs: list[float] = []
     sizes: list[float] = []
+    won: list[float] = []
+    games: list[float] = []
     unfinished = 0
     per_deal = []
     for r in results:
-        per_deal.append((r.index, r.tally[0].hands, r.tally[0].points - r.tally[1].points))
+        a, b = r.tally
+        per_deal.append((r.index, a.hands, a.points - b.points, a.games, a.games_won, b.games_won))
+        won.append(a.games_won - b.games_won)
+        games.append(a.games)
         for k in (0, 1):
             total[k].add(r.tally[k])
         # Both bots play the same hands of a deal, so its hand count is shared.
@@ -278,6 +304,7 @@ def summarize(
         tally=total,
         points_per_hand=(pph[0], pph[1]),
         diff=ratio_interval(diffs, sizes),
+        win_diff=_within_one(ratio_interval(won, games)),
         win_rate=(
             wilson_interval(total[0].games_won, total[0].games),
             wilson_interval(total[1].games_won, total[1].games),

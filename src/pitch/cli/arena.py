@@ -167,3 +167,6 @@ def _print(s: Summary, console: Console) -> None:
         )
     console.print(t)
     console.print(f"A - B points per hand, 95% interval: {s.diff}", highlight=False)
+    console.print(
+        f"A - B games won per game, 95% interval: {s.win_diff} (paired by deal)", highlight=False
+    )

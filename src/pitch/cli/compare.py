@@ -43,6 +43,18 @@ def _load(path: Path) -> dict[str, Any]:
     return data
 
 
+MEASURES = {"points": "per hand", "games": "games won per game"}
+"""What a comparison measures, and how its figures read."""
+
+
+def _value(deal: dict[str, Any], measure: str) -> float:
+    """One deal's A - B: points (summed over its hands) or games won."""
+    if measure == "games":
+        won_a, won_b = deal["won"]
+        return float(won_a) - float(won_b)
+    return float(deal["difference"])
+
+
 def _names(run: dict[str, Any]) -> str:
     return " vs ".join(str(bot["bot"]) for bot in run["bots"])
 
@@ -57,10 +69,20 @@ def arena_compare(
         ),
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    measure: Annotated[
+        str,
+        typer.Option(
+            help="points: A - B points per hand; games: A - B games won per game "
+            "(+1: A won them all)."
+        ),
+    ] = "points",
 ) -> None:
-    """Compare arena runs on the same deals: each side's A - B per hand, and the
-    first's minus the second's with a 95% interval paired by deal, its z score and
-    two-sided p-value."""
+    """Compare arena runs on the same deals: each side's A - B per hand (or games won
+    per game), and the first's minus the second's with a 95% interval paired by deal,
+    its z score and two-sided p-value."""
+    if measure not in MEASURES:
+        raise typer.BadParameter(f"--measure is 'points' or 'games', not {measure!r}")
+    per = MEASURES[measure]
     if len(runs) < 2 or len(runs) % 2:
         raise typer.BadParameter("give the runs in pairs: FIRST SECOND [FIRST SECOND ...]")
     first: tuple[list[float], list[float]] = ([], [])
@@ -91,13 +113,19 @@ def arena_compare(
         db = {int(r["deal"]): r for r in b["per_deal"]}
         common = sorted(set(da) & set(db))
         seeds[seed] = len(common)
-        cols = [
-            (
-                [float(d[i]["difference"]) for i in common],
-                [float(d[i]["hands"]) for i in common],
-            )
-            for d in (da, db)
-        ]
+        try:
+            cols = [
+                (
+                    [_value(d[i], measure) for i in common],
+                    [float(d[i]["games" if measure == "games" else "hands"]) for i in common],
+                )
+                for d in (da, db)
+            ]
+        except KeyError:
+            raise typer.BadParameter(
+                f"{path_a.name} or {path_b.name} was made before the arena recorded game "
+                "wins per deal: run it again to compare games"
+            ) from None
         per_seed[seed] = ratio_difference_interval(cols[0], cols[1])
         for side, (totals, hands) in zip((first, second), cols, strict=True):
             side[0].extend(totals)
@@ -113,6 +141,7 @@ def arena_compare(
     p = two_sided_p(z)
     if as_json:
         out = {
+            "measure": measure,
             "deals": deals,
             "seeds": {str(s): n for s, n in seeds.items()},
             "by_seed": {str(s): one.to_dict() for s, one in per_seed.items()},
@@ -129,9 +158,9 @@ def arena_compare(
         return
     by_seed = ", ".join(f"seed {s}: {n}" for s, n in seeds.items())
     typer.echo(f"{deals} deals in common ({by_seed})")
-    typer.echo(f"first:  {names[0]}: A - B per hand {margins[0]}")
-    typer.echo(f"second: {names[1]}: A - B per hand {margins[1]}")
-    typer.echo(f"(A - B per hand, first) - (A - B per hand, second): {iv} (95%, paired by deal)")
+    typer.echo(f"first:  {names[0]}: A - B {per} {margins[0]}")
+    typer.echo(f"second: {names[1]}: A - B {per} {margins[1]}")
+    typer.echo(f"(A - B {per}, first) - (A - B {per}, second): {iv} (95%, paired by deal)")
     typer.echo(f"z = {z:+.2f}, two-sided p = {p:.3f}")
     if len(per_seed) > 1:
         for s, one in per_seed.items():
