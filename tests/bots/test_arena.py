@@ -20,6 +20,8 @@ def test_identical_bots_tie_exactly(spec: str, rules: Rules) -> None:
     cfg = ArenaConfig(bot_a=spec, bot_b=spec, rules=rules, deals=4, seed=7, max_hands=60)
     s = summarize(cfg, run_local(cfg, list(range(cfg.deals))))
     assert s.diff.estimate == 0.0 and s.diff.low == 0.0 and s.diff.high == 0.0
+    # Games too, in the solo game as well: B's wins are shared out over its seats.
+    assert s.win_diff.estimate == 0.0 and s.tally[0].win_share == s.tally[1].win_share
     if rules.players == 2 or rules.partnerships:
         assert s.tally[0].games_won == s.tally[1].games_won
         assert s.tally[0].auctions_won == s.tally[1].auctions_won
@@ -266,6 +268,8 @@ def test_game_wins_per_deal_pair_runs_by_games(tmp_path: object) -> None:
         s.tally[0].games_won,
         s.tally[1].games_won,
     ]
+    # Partnerships: each holds one side, so a share is a game won.
+    assert [deal["win_share"] for deal in d["per_deal"]] == [[float(a), float(b)] for a, b in won]
     want = (s.tally[0].games_won - s.tally[1].games_won) / games
     assert d["paired_game_difference"]["estimate"] == pytest.approx(want) and want > 0
     assert -1.0 <= s.win_diff.low <= s.win_diff.estimate <= s.win_diff.high <= 1.0
@@ -292,7 +296,7 @@ def test_game_wins_per_deal_pair_runs_by_games(tmp_path: object) -> None:
     bad = CliRunner().invoke(app, ["arena-compare", *files, "--measure", "wins"])
     assert bad.exit_code == 2 and "'points' or 'games'" in _flat(bad.output)
     # A run written before game wins were recorded per deal cannot be compared by games.
-    old = runs[0] | {"per_deal": [{k: v for k, v in r.items() if k != "won"} for r in
+    old = runs[0] | {"per_deal": [{k: v for k, v in r.items() if k != "win_share"} for r in
                                   runs[0]["per_deal"]]}  # fmt: skip
     Path(files[0]).write_text(json.dumps(old))
     res = CliRunner().invoke(app, ["arena-compare", *files, "--measure", "games"])

@@ -91,6 +91,9 @@ class BotTally:
     """Hands times seats it held (the chances it had to win an auction)."""
     games: int = 0
     games_won: int = 0
+    win_share: float = 0.0
+    """Games won, each divided by the sides the bot held in it: in a P-player solo
+    game B holds P - 1 sides, so equal bots have equal shares (1/P a game each)."""
     auctions_won: int = 0
     made: int = 0
     set: int = 0
@@ -134,6 +137,7 @@ def play_deal(cfg: ArenaConfig, index: int) -> DealResult:
             t.games += 1
             if st.winner is not None and st.winner in sides[k]:
                 t.games_won += 1
+                t.win_share += 1 / len(sides[k])
             t.hands += len(hands)
             t.seat_hands += len(hands) * sum(1 for b in who if b == k)
             for h in hands:
@@ -212,14 +216,16 @@ class Summary:
     """A's points per hand minus B's, 95% interval (deals as clusters)."""
     win_rate: tuple[Interval, Interval]
     win_diff: Interval
-    """A's games won minus B's, per game, 95% interval (deals as clusters): +1 when A
-    wins every game, 0 when each wins as many (an unfinished game counts for neither)."""
+    """A's games won minus B's, per game and per side each held, 95% interval (deals as
+    clusters): +1 when A wins every game, 0 for equal bots (an unfinished game counts
+    for neither). In the partnership and heads-up games each holds one side; in a
+    P-player solo game B's wins are divided by its P - 1 seats."""
     unfinished: int
     interrupted: bool = False
     """The match was stopped early: ``deals`` is the number that finished."""
-    per_deal: tuple[tuple[int, int, float, int, int, int], ...] = ()
-    """Per deal: its index, the hands played, A's points minus B's, the games played
-    and the games A and B won (to pair runs by points or by games)."""
+    per_deal: tuple[tuple[int, int, float, int, int, int, float, float], ...] = ()
+    """Per deal: its index, the hands played, A's points minus B's, the games played,
+    the games A and B won and their win shares (to pair runs by points or by games)."""
 
     def to_dict(self) -> dict[str, Any]:
         bots = []
@@ -261,8 +267,15 @@ class Summary:
                 **self.win_diff.to_dict(),
             },
             "per_deal": [
-                {"deal": i, "hands": h, "difference": d, "games": g, "won": [wa, wb]}
-                for i, h, d, g, wa, wb in self.per_deal
+                {
+                    "deal": i,
+                    "hands": h,
+                    "difference": d,
+                    "games": g,
+                    "won": [wa, wb],
+                    "win_share": [sa, sb],
+                }
+                for i, h, d, g, wa, wb, sa, sb in self.per_deal
             ],
         }
 
@@ -288,8 +301,19 @@ def summarize(
     per_deal = []
     for r in results:
         a, b = r.tally
-        per_deal.append((r.index, a.hands, a.points - b.points, a.games, a.games_won, b.games_won))
-        won.append(a.games_won - b.games_won)
+        per_deal.append(
+            (
+                r.index,
+                a.hands,
+                a.points - b.points,
+                a.games,
+                a.games_won,
+                b.games_won,
+                a.win_share,
+                b.win_share,
+            )
+        )
+        won.append(a.win_share - b.win_share)
         games.append(a.games)
         for k in (0, 1):
             total[k].add(r.tally[k])

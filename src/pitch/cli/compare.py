@@ -50,8 +50,8 @@ MEASURES = {"points": "per hand", "games": "games won per game"}
 def _value(deal: dict[str, Any], measure: str) -> float:
     """One deal's A - B: points (summed over its hands) or games won."""
     if measure == "games":
-        won_a, won_b = deal["won"]
-        return float(won_a) - float(won_b)
+        share_a, share_b = deal["win_share"]
+        return float(share_a) - float(share_b)
     return float(deal["difference"])
 
 
