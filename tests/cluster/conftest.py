@@ -5,7 +5,6 @@ else a throwaway cluster of their own."""
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +15,7 @@ pytest.importorskip("websockets")
 
 from pitch.cluster.nginx import nginx_binary
 from pitch.cluster.postgres import ThrowawayPostgres, pg_bin
+from tests.support.databases import fresh_pg_database
 
 PG_URL = os.environ.get("PITCH_TEST_PG_URL")
 
@@ -43,15 +43,7 @@ def pg_url() -> Iterator[str]:
 @pytest.fixture
 def db(pg_url: str) -> str:
     """A new, empty database for one test's cluster."""
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    url = make_url(pg_url)
-    name = "pitch_cluster_" + secrets.token_hex(5)
-    dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return url.set(database=name).render_as_string(hide_password=False)
+    return fresh_pg_database(pg_url)
 
 
 @pytest.fixture

@@ -12,13 +12,15 @@ import pytest
 PG_URL = os.environ.get("PITCH_TEST_PG_URL")
 
 
-def fresh_pg_database() -> str:
-    """A new, empty database on the test cluster (tables from other tests stay apart)."""
+def fresh_pg_database(cluster_url: str | None = None) -> str:
+    """A new, empty database on the test cluster (``PITCH_TEST_PG_URL`` unless another
+    is given), so that tables from other tests stay apart."""
     import psycopg
     from sqlalchemy.engine import make_url
 
-    assert PG_URL is not None
-    url = make_url(PG_URL)
+    cluster_url = cluster_url or PG_URL
+    assert cluster_url is not None
+    url = make_url(cluster_url)
     name = "pitch_" + secrets.token_hex(6)
     dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(dsn, autocommit=True) as conn:
