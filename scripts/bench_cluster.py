@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_server import by_table, choose, free_port, pct, seat_tables, server_cpu
+from bench_server import by_table, free_port, pct, play_socket, seat_tables, server_cpu
 
 
 async def seat_client(
@@ -47,7 +47,6 @@ async def seat_client(
     rng = random.Random()
     first = True
     while time.monotonic() < until:
-        acted, sent_at, seat = -1, None, None
         try:
             if first:
                 async with gate:  # a gradual ramp: thousands of handshakes at once time out
@@ -60,52 +59,32 @@ async def seat_client(
             out["connect_failures"].append(f"{type(e).__name__}: {e}")
             await asyncio.sleep(0.3 + rng.random())
             continue
-        try:
-            async with ws:
-                await ws.send(json.dumps({"type": "auth", "token": token}))
-                while time.monotonic() < until:
-                    try:
-                        raw = await asyncio.wait_for(ws.recv(), max(0.1, until - time.monotonic()))
-                    except TimeoutError:
-                        break
-                    now = time.monotonic()
-                    m = json.loads(raw)
-                    if m["type"] == "welcome":
-                        seat = m["seat"]
-                        continue
-                    if m["type"] == "error":
-                        # The table on its way to a new owner, during a failover only.
-                        key = "busy" if m["code"] == "server_busy" else "errors"
-                        out[key].append(m["code"])
-                        continue
-                    if m["type"] != "state":
-                        continue
-                    if kill_at is not None and m["seq"] > out["max_seq"]:
-                        if now < kill_at:
-                            out["last_before_kill"] = now
-                        elif out["first_after_kill"] is None:
-                            out["first_after_kill"] = now
-                    out["max_seq"] = max(out["max_seq"], m["seq"])
-                    last = m["last"]
-                    if sent_at is not None and m["seq"] > acted and last and last["seat"] == seat:
-                        out["latencies"].append(now - sent_at)
-                        out["acked_at"].append(now)
-                        sent_at = None
-                    g = m["game"]
-                    if m["status"] != "playing" or not g or g["turn"] != seat or m["seq"] <= acted:
-                        continue
-                    acted = m["seq"]
-                    await asyncio.sleep(rng.uniform(*think))
-                    if time.monotonic() >= until:
-                        break
-                    sent_at = time.monotonic()
-                    out["sent"] += 1
-                    await ws.send(
-                        json.dumps({"type": "action", "action": choose(g, rng), "seq": acted})
-                    )
-        except (OSError, websockets.WebSocketException):
-            pass
-        if sent_at is not None:
+
+        def on_error(code: str) -> None:
+            # server_busy: the table on its way to a new owner, during a failover only.
+            out["busy" if code == "server_busy" else "errors"].append(code)
+
+        def on_state(m: dict[str, Any], now: float) -> None:
+            if kill_at is not None and m["seq"] > out["max_seq"]:
+                if now < kill_at:
+                    out["last_before_kill"] = now
+                elif out["first_after_kill"] is None:
+                    out["first_after_kill"] = now
+
+        async with ws:
+            in_flight = await play_socket(
+                ws,
+                token,
+                think,
+                until,
+                out,
+                rng,
+                on_error=on_error,
+                on_state=on_state,
+                clock=time.monotonic,
+                closed=(OSError, websockets.WebSocketException),
+            )
+        if in_flight:
             # In flight when the socket closed: played again on the next connection.
             out["interrupted"] += 1
         if time.monotonic() < until:
@@ -129,6 +108,7 @@ def client_process(
                 "busy": [],
                 "connect_failures": [],
                 "sent": 0,
+                "acked": 0,
                 "interrupted": 0,
                 "reconnects": 0,
                 "max_seq": 0,

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,28 +46,29 @@ def choose(game: dict[str, Any], rng: random.Random) -> str:
     return "pass" if "pass" in legal else str(rng.choice(legal))
 
 
-async def seat_client(
-    ws_url: str,
+async def play_socket(
+    ws: Any,
     token: str,
     think: tuple[float, float],
     until: float,
     out: dict[str, Any],
-    gate: asyncio.Semaphore,
-) -> None:
-    import websockets
-
-    rng = random.Random()
-    acted = -1
-    sent_at: float | None = None
+    rng: random.Random,
+    *,
+    on_error: Callable[[str], None] | None = None,
+    on_state: Callable[[dict[str, Any], float], None] | None = None,
+    clock: Callable[[], float] = time.time,
+    closed: tuple[type[BaseException], ...] = (),
+) -> bool:
+    """Play one seat on one open socket until ``until`` (monotonic) or the socket ends:
+    act with a random legal move after a think time whenever it is the seat's turn, and
+    record each action's latency to the state that shows it. ``on_error`` gets each
+    error code (default: ``out["errors"]``), ``on_state`` each state with its arrival
+    time, and ``clock`` stamps ``acked_at``; an exception in ``closed`` ends the
+    session as the socket closing does. Returns whether an action was still unanswered
+    when it stopped."""
+    acted, sent_at, seat = -1, None, None
     try:
-        async with gate:  # a gradual ramp: a thousand handshakes at once time out
-            ws = await websockets.connect(ws_url, max_size=2**22, open_timeout=120)
-    except (OSError, TimeoutError) as e:
-        out["errors"].append(f"connect: {e}")
-        return
-    async with ws:
         await ws.send(json.dumps({"type": "auth", "token": token}))
-        seat = None
         while time.monotonic() < until:
             try:
                 raw = await asyncio.wait_for(ws.recv(), max(0.1, until - time.monotonic()))
@@ -78,15 +80,17 @@ async def seat_client(
                 seat = m["seat"]
                 continue
             if m["type"] == "error":
-                out["errors"].append(m["code"])
+                (on_error or out["errors"].append)(m["code"])
                 continue
             if m["type"] != "state":
                 continue
+            if on_state is not None:
+                on_state(m, now)
             out["max_seq"] = max(out["max_seq"], m["seq"])
             last = m["last"]
             if sent_at is not None and m["seq"] > acted and last and last["seat"] == seat:
                 out["latencies"].append(now - sent_at)
-                out["acked_at"].append(time.time())
+                out["acked_at"].append(clock())
                 sent_at = None
                 out["acked"] += 1
             g = m["game"]
@@ -99,7 +103,29 @@ async def seat_client(
             sent_at = time.monotonic()
             out["sent"] += 1
             await ws.send(json.dumps({"type": "action", "action": choose(g, rng), "seq": acted}))
-        if sent_at is not None:
+    except closed:
+        pass  # the socket closed under it: as when it ends
+    return sent_at is not None
+
+
+async def seat_client(
+    ws_url: str,
+    token: str,
+    think: tuple[float, float],
+    until: float,
+    out: dict[str, Any],
+    gate: asyncio.Semaphore,
+) -> None:
+    import websockets
+
+    try:
+        async with gate:  # a gradual ramp: a thousand handshakes at once time out
+            ws = await websockets.connect(ws_url, max_size=2**22, open_timeout=120)
+    except (OSError, TimeoutError) as e:
+        out["errors"].append(f"connect: {e}")
+        return
+    async with ws:
+        if await play_socket(ws, token, think, until, out, random.Random()):
             out["unanswered"] += 1
 
 
