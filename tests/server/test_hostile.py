@@ -335,6 +335,42 @@ def test_non_finite_numbers_are_a_422_naming_the_field(server: ServerProcess) ->
     assert r.json()["detail"][0]["loc"] == ["body", "options", "bot_delay"]
 
 
+def test_table_options_from_a_stranger_are_checked_by_the_option_table(
+    server: ServerProcess,
+) -> None:
+    """The rules of a table and of quick play go through the engine's option table:
+    every bad value is a 422 (413 for a body past the cap), small, with a long value
+    cut; the server answers the next request as before."""
+    markup = "<img src=x onerror=alert(1)>"
+    bad = [
+        '{"rules": {"target": 1e308}}',
+        '{"rules": {"target": ' + "9" * 4000 + "}}",
+        '{"rules": {"target": 1000}}',
+        '{"rules": {"smudge": NaN}}',
+        '{"rules": {"smudge": "' + markup + '"}}',
+        '{"rules": {"' + markup + '": true}}',
+        '{"rules": {"' + "k" * 5000 + '": 1}}',
+        '{"rules": {' + ",".join(f'"k{i}": {i}' for i in range(5000)) + "}}",
+        '{"rules": {"low_to": ["holder"]}}',
+        '{"rules": {"min_bid": {"$gt": 0}}}',
+        '{"rules": "smudge"}',
+    ]
+    for path in ("/api/tables", "/api/quickplay"):
+        for body in bad:
+            r = httpx.post(f"{server.base}{path}", content=body, headers=JSON)
+            assert r.status_code in (413, 422), (path, body[:60], r.status_code, r.text[:200])
+            assert len(r.content) < 4000, (path, body[:60], len(r.content))
+            # A short value may be named back (as JSON, never as a page: nosniff), a
+            # long one is cut: no page of text or 4,000-digit number comes back.
+            assert r.headers["content-type"] == "application/json"
+            assert r.headers["x-content-type-options"] == "nosniff"
+            assert "k" * 50 not in r.text and "9" * 50 not in r.text
+    ok = httpx.post(f"{server.base}/api/tables", json={"rules": {"players": 2, "smudge": True}})
+    assert ok.status_code == 201 and ok.json()["rules"]["smudge"] is True
+    shown = httpx.get(f"{server.base}/api/rules/options").json()
+    assert [o["key"] for o in shown][-1] == "smudge"
+
+
 def test_slow_bodies_are_cut_off(make_server: Any) -> None:
     srv = make_server(env={"PITCH_BODY_SECONDS": "1"})
     s = socket.create_connection(("127.0.0.1", srv.port))

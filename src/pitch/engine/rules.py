@@ -63,10 +63,12 @@ class Option:
         """Raise :class:`RulesError`, naming the rule, unless ``value`` is allowed."""
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise RulesError(f"{self.rule}: {self.key} must be true or false, not {value!r}.")
+                raise RulesError(
+                    f"{self.rule}: {self.key} must be true or false, not {shown(value)}."
+                )
             return
         if self.kind == "int" and (not isinstance(value, int) or isinstance(value, bool)):
-            raise RulesError(f"{self.rule}: {self.key} must be a whole number, not {value!r}.")
+            raise RulesError(f"{self.rule}: {self.key} must be a whole number, not {shown(value)}.")
         if self.choices:
             ok = value in self.choices and type(value) is type(self.default)
         elif isinstance(value, int):
@@ -74,8 +76,8 @@ class Option:
         else:
             ok = False
         if not ok:
-            why = self.refusal or f"{self.key} must be {self.span()}, not {{value!r}}."
-            raise RulesError(f"{self.rule}: " + why.format(value=value))
+            why = self.refusal or f"{self.key} must be {self.span()}, not {{value}}."
+            raise RulesError(f"{self.rule}: " + why.format(value=shown(value)))
 
     def to_int(self, value: Value) -> int:
         """The value as an int: a bool 0/1, a whole number itself, a word its index in
@@ -185,13 +187,20 @@ END_TEXTS: Final[dict[str, str]] = {
 terminal and browser summaries translate: a new ending needs no change there."""
 
 
+def shown(value: object, most: int = 40) -> str:
+    """``repr(value)`` for a refusal, cut to ``most`` characters: a value from the
+    network may be a 4,000-digit number or a page of text, and errors are sent back."""
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**most else "a huge number"
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
 def option(key: str) -> Option:
     """The option ``key``; an unknown key raises :class:`RulesError` listing the keys."""
     try:
         return OPTION[key]
     except KeyError:
         raise RulesError(
-            f"unknown table option {key!r}; choose one of: {', '.join(OPTION)}."
+            f"unknown table option {shown(key)}; choose one of: {', '.join(OPTION)}."
         ) from None
 
 
@@ -219,7 +228,9 @@ def check_options(data: dict[str, object]) -> None:
         opt = option(str(key))
         opt.check(value)
         if opt.kind == "int" and isinstance(value, int) and value > opt.most:
-            raise RulesError(f"{opt.rule}: {key} may be at most {opt.most} here, not {value}.")
+            raise RulesError(
+                f"{opt.rule}: {key} may be at most {opt.most} here, not {shown(value)}."
+            )
 
 
 @dataclass(frozen=True, kw_only=True, slots=True, repr=False)
