@@ -119,15 +119,6 @@ def view_json(view: PlayerView, *, private: bool) -> dict[str, Any]:
     return d
 
 
-def private_json(state: GameState, seat: int) -> tuple[list[str], list[str]]:
-    """``hand`` and ``legal`` of ``seat``: exactly what ``state.view(seat)`` holds
-    (a test checks they agree), without building the whole view for every seat."""
-    phase = state.phase
-    hand = [] if phase == OVER else [card_str(c) for c in cards_of(state.hands[seat])]
-    mine = phase in (BID, PLAY) and state.current_player() == seat
-    return hand, state.legal_actions().texts() if mine else []
-
-
 # One encoder for every message: json.dumps with options builds a new one per call.
 _dumps = json.JSONEncoder(separators=(",", ":")).encode
 
@@ -177,7 +168,7 @@ def _acting_or_0(state: GameState) -> int:
 
 
 # A seat's hand changes only when it plays, and the legal actions repeat a lot: the
-# texts of both are kept by card or action mask (as private_json would build them).
+# texts of both are kept by card or action mask.
 @functools.lru_cache(maxsize=8192)
 def _hand_json(mask: int) -> str:
     return _texts([card_str(c) for c in cards_of(mask)])
