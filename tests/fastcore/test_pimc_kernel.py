@@ -37,7 +37,8 @@ def test_kernel_values_equal_python_values_on_the_same_deal(rules: Rules) -> Non
         bonus = 6.0 if i % 2 else 2.0
         vals = new_floats(len(actions))
         pimc_values(
-            pos, aux, new_array(actions), 1, L.HEURISTIC, bonus, seed64(i), vals,
+            pos, aux, new_array(actions), 1, L.HEURISTIC, bonus, new_floats(0), 0.0, 1.0,
+            seed64(i), vals,
             w0, new_array([0] * L.SIZE), sc, new_array([0] * L.R_SIZE), new_array([]),
         )  # fmt: skip
         determinize(pos, aux, w0, sc, seed64(i))

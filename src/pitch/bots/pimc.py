@@ -35,6 +35,7 @@ import time as _time
 from typing import ClassVar
 
 from pitch import fastcore
+from pitch.bots import winvalue
 from pitch.bots.base import Bot
 from pitch.bots.explain import Advice, Evidence
 from pitch.bots.options import SECONDS, Opt
@@ -74,6 +75,7 @@ class PimcBot(Bot):
         "bid_bonus": Opt(float, 0.0, 100.0),
         "bid_margin": Opt(float, -1e6, 1e6),  # a huge margin: never leave the heuristic's bid
         "bid_factor": Opt(int, 1, 100),
+        "win_weight": Opt(float, 0.0, 1.0),
     }
 
     def __init__(
@@ -87,10 +89,17 @@ class PimcBot(Bot):
         bid_bonus: float = BID_BONUS,
         bid_margin: float = 0.2,
         bid_factor: int = 3,
+        win_weight: float = 0.0,
     ) -> None:
         super().__init__(rng=rng)
         o = self.checked(locals())
-        self.kernel = PimcSearch(fastcore.policy_mask(o["rollout"]))
+        policy = fastcore.policy_mask(o["rollout"])
+        weight = o["win_weight"]
+        if weight > 0:
+            model = winvalue.shipped()
+            self.kernel = PimcSearch(policy, model.table, weight * model.scale, 1.0 - weight)
+        else:
+            self.kernel = PimcSearch(policy)
         self.samples = o["samples"]
         self.time = o["time"]
         self.tries = o["tries"]

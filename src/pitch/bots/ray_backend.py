@@ -1,4 +1,5 @@
-"""Run arena deals as Ray tasks: the same :func:`~pitch.bots.arena.play_deal`, remote.
+"""Run work as Ray tasks: arena deals (the same :func:`~pitch.bots.arena.play_deal`,
+remote) and self-play batches (:mod:`pitch.bots.winvalue`).
 
 ``address`` is a cluster address (``ray://host:10001`` or ``host:6379``),
 ``auto`` (the cluster this machine belongs to), or ``local`` (start a Ray
@@ -8,10 +9,12 @@ is. Bots are created inside each task, never shipped.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 from pitch.bots.arena import ArenaConfig, DealResult, play_deal
+
+T = TypeVar("T")
 
 
 class RayUnavailable(RuntimeError):
@@ -28,9 +31,8 @@ def _ray() -> Any:
     return ray
 
 
-def run_ray(cfg: ArenaConfig, indices: list[int], address: str) -> Iterator[DealResult]:
-    """Deals as Ray tasks, yielded as they finish. Connects before returning, so a bad
-    address fails here (as :class:`RayUnavailable`) rather than mid-iteration."""
+def _connect(address: str) -> Any:
+    """Ray, connected to ``address`` (raises :class:`RayUnavailable`)."""
     ray = _ray()
     if not ray.is_initialized():
         try:
@@ -40,15 +42,29 @@ def run_ray(cfg: ArenaConfig, indices: list[int], address: str) -> Iterator[Deal
                 ray.init(address=address, log_to_driver=False)
         except Exception as e:  # Ray raises several unrelated types for a bad address
             raise RayUnavailable(f"could not connect to Ray at {address!r}: {e}") from None
-    remote = ray.remote(play_deal)
-    cfg_ref = ray.put(cfg)
-    pending = [remote.remote(cfg_ref, i) for i in indices]
+    return ray
+
+
+def ray_map(fn: Callable[..., T], items: list[tuple[Any, ...]], address: str) -> Iterator[T]:
+    """``fn(*item)`` for every item as Ray tasks, yielded as they finish. Connects
+    before returning, so a bad address fails here (as :class:`RayUnavailable`)
+    rather than mid-iteration."""
+    ray = _connect(address)
+    remote = ray.remote(fn)
+    pending = [remote.remote(*item) for item in items]
     return _drain(ray, pending)
 
 
-def _drain(ray: Any, pending: list[Any]) -> Iterator[DealResult]:
+def run_ray(cfg: ArenaConfig, indices: list[int], address: str) -> Iterator[DealResult]:
+    """Deals as Ray tasks, yielded as they finish (the config is put in the object
+    store once)."""
+    ray = _connect(address)
+    cfg_ref = ray.put(cfg)
+    return ray_map(play_deal, [(cfg_ref, i) for i in indices], address)
+
+
+def _drain(ray: Any, pending: list[Any]) -> Iterator[Any]:
     while pending:
         done, pending = ray.wait(pending, num_returns=1)
         for ref in done:
-            result: DealResult = ray.get(ref)
-            yield result
+            yield ray.get(ref)

@@ -15,6 +15,7 @@ from pitch.fastcore.determinize import A_SEAT, determinize
 from pitch.fastcore.layout import DECK, R_DELTA, SIDES
 from pitch.fastcore.loops import finish
 from pitch.fastcore.rules import Arr, apply, goes_out, side_of
+from pitch.fastcore.value import win_value
 
 
 @njit
@@ -43,6 +44,9 @@ def pimc_values(
     samples: int,
     policy: int,
     bonus: float,
+    table: Arr,
+    win: float,
+    points: float,
     s: int,
     values: Arr,
     w0: Arr,
@@ -53,7 +57,10 @@ def pimc_values(
 ) -> int:
     """``samples`` determinizations of the view ``(pos, aux)``; on each, every action
     of ``actions`` is applied and the hand finished under ``policy``: the payoff for
-    the viewer's side goes to ``values[k * len(actions) + i]`` (float64). ``w0``,
+    the viewer's side goes to ``values[k * len(actions) + i]`` (float64): ``points``
+    times the hand's :func:`hand_value` with ``bonus``, plus, when the float ``table``
+    is not empty, :func:`~pitch.fastcore.value.win_value` with the scale ``win`` (that
+    many points times the chance of winning the game from the scores it leaves). ``w0``,
     ``w`` (positions), ``sc`` (determinization scratch), ``res`` and the empty
     ``log`` are scratch. Returns the PRNG state."""
     side = side_of(pos, aux[A_SEAT])
@@ -65,5 +72,10 @@ def pimc_values(
                 w[j] = w0[j]
             apply(w, actions[i])
             s = finish(w, policy, s, res, 0, log)
-            values[k * na + i] = hand_value(w, res, side, bonus)
+            v = 0.0
+            if points != 0.0:
+                v = points * hand_value(w, res, side, bonus)
+            if len(table):
+                v += win_value(w, res, side, table, win)
+            values[k * na + i] = v
     return s

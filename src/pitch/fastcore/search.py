@@ -38,6 +38,7 @@ from pitch.fastcore.pimc import pimc_values
 from pitch.fastcore.policy import best_suit as _best_suit
 from pitch.fastcore.policy import card_value as _card_value
 from pitch.fastcore.policy import heuristic_action as _heuristic_action
+from pitch.fastcore.value import CELLS
 
 Outcome = tuple[tuple[int, ...], int]
 """Score change per side, and the pitcher's seat (-1 when the hand was thrown in)."""
@@ -187,10 +188,25 @@ class PimcSearch:
 
     MAX_BATCH = 256
 
-    def __init__(self, policy: int = layout.HEURISTIC) -> None:
+    def __init__(
+        self,
+        policy: int = layout.HEURISTIC,
+        table: Sequence[float] = (),
+        win: float = 0.0,
+        points: float = 1.0,
+    ) -> None:
         """Each sampled hand is finished under ``policy`` (a mask, see
-        :func:`pitch.fastcore.policy_mask`)."""
+        :func:`pitch.fastcore.policy_mask`) and valued as ``points`` times its points
+        (with the going-out bonus) plus ``win`` times the chance of winning the game
+        read from ``table`` (:func:`pitch.fastcore.value.win_value`; ``table`` has
+        :data:`~pitch.fastcore.value.CELLS` floats, or none: points only)."""
+        if table and len(table) != CELLS:
+            raise PitchError(f"a win table has {CELLS} cells, not {len(table)}")
         self.policy = policy
+        self._table = new_floats(len(table))
+        self._table[:] = table
+        self._win = float(win)
+        self._points = float(points)
         self._w0 = new_array([0] * layout.SIZE)
         self._w = new_array([0] * layout.SIZE)
         self._sc = new_array([0] * SCRATCH_SIZE)
@@ -223,7 +239,8 @@ class PimcSearch:
             vals = new_floats(k * na)
             s = int(
                 pimc_values(
-                    pos, aux, acts, k, self.policy, float(bonus), seed64(s), vals,
+                    pos, aux, acts, k, self.policy, float(bonus),
+                    self._table, self._win, self._points, seed64(s), vals,
                     self._w0, self._w, self._sc, self._res, _NO_LOG,
                 )
             )  # fmt: skip
