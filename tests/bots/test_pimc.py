@@ -10,10 +10,8 @@ from pitch.bots import make_bot
 from pitch.bots.heuristic import view_action
 from pitch.engine import GameState, Rules
 from pitch.engine.state import BID
-from pitch.fastcore import layout as L
-from pitch.fastcore import pack
-from pitch.fastcore._jit import new_array
 from pitch.fastcore.pimc import hand_value as kernel_hand_value
+from tests.support.finished import finished_hand
 
 
 def hand_value(
@@ -25,15 +23,7 @@ def hand_value(
     bonus: float,
 ) -> float:
     """The kernel's payoff for a finished hand, from readable arguments."""
-    s = GameState(rules)
-    s.deal_random(random.Random(0))
-    w = pack(s)
-    for i, sc in enumerate(scores):
-        w[L.SCORES + i] = sc
-    w[L.PITCHER] = pitcher
-    res = new_array([0] * L.R_SIZE)
-    for i, d in enumerate(delta):
-        res[L.R_DELTA + i] = d
+    w, res = finished_hand(rules, scores, delta, pitcher)
     return float(kernel_hand_value(w, res, side, bonus))
 
 

@@ -12,10 +12,9 @@ import pytest
 from pitch.bots import make_bot, winvalue
 from pitch.engine import GameState, Rules
 from pitch.engine.errors import PitchError
-from pitch.fastcore import layout as L
-from pitch.fastcore import pack
-from pitch.fastcore._jit import new_array, new_floats
+from pitch.fastcore._jit import new_floats
 from pitch.fastcore.value import CELLS, win_cell, win_value
+from tests.support.finished import finished_hand
 
 
 def test_the_shipped_table_is_its_weights_baked() -> None:
@@ -87,15 +86,7 @@ def test_a_bad_model_file_is_refused(tmp_path: Path, change: object, message: st
 def _value(
     rules: Rules, scores: list[int], delta: tuple[int, ...], pitcher: int, side: int
 ) -> float:
-    s = GameState(rules, dealer=0)
-    s.deal_random(random.Random(0))
-    w = pack(s)
-    for i, sc in enumerate(scores):
-        w[L.SCORES + i] = sc
-    w[L.PITCHER] = pitcher
-    res = new_array([0] * L.R_SIZE)
-    for i, d in enumerate(delta):
-        res[L.R_DELTA + i] = d
+    w, res = finished_hand(rules, scores, delta, pitcher)
     t = new_floats(CELLS)
     t[:] = winvalue.shipped().table
     return float(win_value(w, res, side, t, 10.0))
