@@ -101,6 +101,7 @@ def test_cli_json_and_records(tmp_path: object) -> None:
     assert summary["games"] == 6
     a, b = summary["bots"]
     assert a["bot"] == "club" and a["games_won"] + b["games_won"] + summary["unfinished_games"] == 6
+    assert a["frozen"] == "heuristic"  # every option spelt out (it has none)
     d = summary["paired_difference"]
     assert d["low"] <= d["estimate"] <= d["high"]
     assert d["estimate"] == pytest.approx(a["points_per_hand"] - b["points_per_hand"])

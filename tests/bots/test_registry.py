@@ -59,3 +59,17 @@ def test_options_of_the_declared_kind_are_taken(spec: str) -> None:
 def test_heuristic_registered() -> None:
     assert isinstance(make_bot("heuristic"), HeuristicBot)
     assert set(ALIASES) >= {"beginner", "club", "expert", "master"}
+
+
+def test_a_frozen_spec_spells_out_every_default() -> None:
+    from pitch.bots.registry import frozen_spec
+
+    master = frozen_spec("master")
+    assert master.startswith("pimc:") and "win_weight=0.5" in master and "samples=1000" in master
+    # It is a spec: it makes the same bot, and freezing it again changes nothing.
+    assert frozen_spec(master) == master
+    assert make_bot(master).describe() == "pimc"
+    # Given options win over the defaults; bots without options, and ext bots, are as given.
+    assert "win_weight=0," in frozen_spec("pimc:win_weight=0") + ","
+    assert frozen_spec("club") == "heuristic"
+    assert frozen_spec("ext:python3 bot.py") == "ext:python3 bot.py"

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pitch import fastcore
-from pitch.bots.registry import make_bot, parse_bot_spec
+from pitch.bots.registry import frozen_spec, make_bot, parse_bot_spec
 from pitch.bots.runner import play_game
 from pitch.bots.stats import Interval, ratio_interval, wilson_interval
 from pitch.engine import Rules, dumps, game_record
@@ -235,6 +235,7 @@ class Summary:
                 {
                     "label": LABELS[k],
                     "bot": spec,
+                    "frozen": frozen_spec(spec),
                     "points_per_hand": self.points_per_hand[k],
                     "games": t.games,
                     "games_won": t.games_won,

@@ -198,6 +198,24 @@ def make_bot(spec: str | BotSpec, *, rng: random.Random | None = None) -> Bot:
         raise ValueError(f"bad options for bot {s.name!r}: {e}") from None
 
 
+def frozen_spec(spec: str | BotSpec) -> str:
+    """``spec`` with every option spelt out, the defaults of today's code included
+    (``master`` -> ``pimc:bid_bonus=2.0,...,win_weight=0.5``), so that a result names
+    the bot it measured even after a default changes. An ``ext:`` bot is its spec."""
+    s = parse_bot_spec(spec) if isinstance(spec, str) else spec
+    factory = load_bot(s.name)
+    if s.name == "ext" or factory is None:
+        return str(s)
+    target = factory.__init__ if inspect.isclass(factory) else factory
+    full = {
+        p.name: p.default
+        for p in inspect.signature(target).parameters.values()
+        if p.kind is p.KEYWORD_ONLY and p.name != "rng" and p.default is not p.empty
+    }
+    full.update(s.options)
+    return str(BotSpec(s.name, dict(sorted(full.items()))))
+
+
 _KINDS = {int: "a whole number", float: "a number", bool: "true or false"}
 
 
