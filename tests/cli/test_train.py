@@ -34,3 +34,13 @@ def test_train_refuses_bad_options(tmp_path: Path, bad: list[str]) -> None:
     r = runner.invoke(app, ["train", "win-value", *bad, "-o", str(tmp_path / "m.json")])
     assert r.exit_code == 2
     assert not (tmp_path / "m.json").exists()
+
+
+def test_train_refuses_an_output_it_cannot_write_before_playing(tmp_path: Path) -> None:
+    (tmp_path / "adir").mkdir()
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    for out in (tmp_path / "adir", blocker / "m.json"):
+        r = runner.invoke(app, ["train", "win-value", "--games", "2000", "-o", str(out)])
+        assert r.exit_code == 2, r.output
+        assert "cannot write" in r.output and "games (" not in r.output  # nothing played

@@ -42,12 +42,19 @@ def win_value(
     ] = None,
     steps: Annotated[int, typer.Option(min=1, max=100_000, help="Training steps.")] = 3000,
 ) -> None:
-    """Learn how likely a side is to win the game from each score (the value
-    `pimc:value=win` plays for): self-play with the heuristic on every table and
+    """Learn how likely a side is to win the game from each score (what `master`
+    plays for, `pimc:win_weight`): self-play with the heuristic on every table and
     target, then a small network fitted to the outcomes, written as JSON."""
     from pitch.bots import winvalue
 
     console = Console(stderr=True)
+    try:  # a bad --out fails now, not after minutes of self-play
+        out.parent.mkdir(parents=True, exist_ok=True)
+        writable = os.access(out.parent, os.W_OK) and not out.is_dir()
+    except OSError:
+        writable = False
+    if not writable:
+        raise typer.BadParameter(f"cannot write {out}", param_hint="--out")
     if ray is not None:
         from pitch.bots.ray_backend import RayUnavailable
 
@@ -62,7 +69,11 @@ def win_value(
     except PitchError as e:
         console.print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None
-    winvalue.save(model, out)
+    try:
+        winvalue.save(model, out)
+    except OSError as e:
+        console.print(f"[red]cannot write {out}: {e.strerror or e}[/red]")
+        raise typer.Exit(2) from None
     fit = model["fit"]
     console.print(
         f"{model['games_finished']:,} games ({model['games_unfinished']:,} unfinished), "
