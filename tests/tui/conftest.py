@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,15 @@ BID_PROMPT = r"\(0-4 or pass"
 CARD_PROMPT = r"\(card or number"
 NEXT_HAND = r"Press Enter for the next hand"
 WON = r"won the game"
+
+
+def _as_from_a_shell() -> None:
+    """In the child before it runs: SIGINT delivered and handled as a shell would start
+    it. A child inherits its parent's ignored signals and signal mask, and a test
+    process may have either from what ran in it before (a library's helpers, a pool's
+    workers); then Ctrl-C would never reach the game."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def spawn(args: list[str], cwd: Path, lang: str = "en") -> pexpect.spawn:
@@ -30,6 +40,7 @@ def spawn(args: list[str], cwd: Path, lang: str = "en") -> pexpect.spawn:
         encoding="utf-8",
         dimensions=(24, 80),
         timeout=30,
+        preexec_fn=_as_from_a_shell,
     )
     return child
 
@@ -70,3 +81,13 @@ def strip_ansi(text: str) -> str:
 @pytest.fixture
 def game_dir(tmp_path: Path) -> Iterator[Path]:
     yield tmp_path
+
+
+def signal_state(child: pexpect.spawn) -> str:
+    """The child's blocked and ignored signals and its state, for a failure message."""
+    try:
+        status = Path(f"/proc/{child.pid}/status").read_text(encoding="utf-8")
+    except OSError as e:
+        return f"no /proc status: {e}"
+    keep = ("State", "SigBlk", "SigIgn", "SigCgt", "Threads")
+    return "; ".join(ln for ln in status.splitlines() if ln.split(":")[0] in keep)

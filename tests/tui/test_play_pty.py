@@ -14,6 +14,7 @@ from tests.tui.conftest import (
     NEXT_HAND,
     WON,
     first_choice_loop,
+    signal_state,
     spawn,
     strip_ansi,
 )
@@ -100,7 +101,7 @@ def test_ctrl_c_saves_and_resume_continues_the_same_hand(tmp_path: Path) -> None
     screen = strip_ansi(child.before)
     hand_line = hand_of(screen)
     child.sendintr()
-    child.expect(r"Game saved to")
+    assert child.expect([r"Game saved to", pexpect.TIMEOUT]) == 0, signal_state(child)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
