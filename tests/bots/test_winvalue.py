@@ -25,6 +25,12 @@ def test_the_shipped_table_is_its_weights_baked() -> None:
     assert len(winvalue.shipped().table) == CELLS
 
 
+def test_the_bake_walks_the_cells_in_the_kernels_order() -> None:
+    # The baked table is read by win_cell in the kernel: cell i of cells() must be
+    # the cell win_cell gives index i, or every lookup would read another cell.
+    assert [win_cell(*c) for c in winvalue.cells()] == list(range(CELLS))
+
+
 def test_the_shipped_table_knows_the_score() -> None:
     t = winvalue.shipped().table
     for sides in (2, 3, 4):

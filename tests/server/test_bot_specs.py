@@ -54,6 +54,7 @@ def test_an_external_program_is_never_seated_from_a_request(spec: str, tmp_path:
         ("ismcts:c=nan", "c must be a number from 0 to 10, not nan"),
         ("pimc:bid_factor=9", r"bot 'pimc' has no option 'bid_factor' \(its options: samples"),
         ("pimc:tries=1000", "has no option 'tries'"),
+        ("pimc:win_weight=nan", "has no option 'win_weight'"),  # the server's, not a client's
         ("master:time=3", "time must be a number above 0 to 2"),
     ],
 )
