@@ -83,8 +83,6 @@ class PimcBot(Bot):
         "bid_margin": Opt(float, -1e6, 1e6),  # a huge margin: never leave the heuristic's bid
         "bid_factor": Opt(int, 1, 100),
         "win_weight": Opt(float, 0.0, 1.0),
-        "bid_win_weight": Opt(float, 0.0, 1.0, none=True),
-        "win_near": Opt(int, 1, 1000, none=True),
     }
 
     def __init__(
@@ -99,17 +97,16 @@ class PimcBot(Bot):
         bid_margin: float = 0.2,
         bid_factor: int = 3,
         win_weight: float = WIN_WEIGHT,
-        bid_win_weight: float | None = None,
-        win_near: int | None = None,
     ) -> None:
         super().__init__(rng=rng)
         o = self.checked(locals())
         policy = fastcore.policy_mask(o["rollout"])
-        self.kernel = _kernel(policy, o["win_weight"])
-        bid_weight = o["bid_win_weight"]
-        self.bid_kernel = self.kernel if bid_weight is None else _kernel(policy, bid_weight)
-        self.points_kernel = _kernel(policy, 0.0)
-        self.win_near = o["win_near"]
+        weight = o["win_weight"]
+        if weight > 0:
+            model = winvalue.shipped()
+            self.kernel = PimcSearch(policy, model.table, weight * model.scale, 1.0 - weight)
+        else:
+            self.kernel = PimcSearch(policy)
         self.samples = o["samples"]
         self.time = o["time"]
         self.tries = o["tries"]
@@ -139,12 +136,7 @@ class PimcBot(Bot):
         """Per legal action, its payoff on each sampled deal (the same deals for every
         action, so differences between actions are paired)."""
         deadline = None if self.time is None else _time.perf_counter() + self.time
-        kernel = self.bid_kernel if view.phase == BID else self.kernel
-        if self.win_near is not None:
-            need = min(view.rules.target - sc for sc in view.scores)
-            if need > self.win_near:
-                kernel = self.points_kernel
-        return kernel.values(
+        return self.kernel.values(
             view, legal, samples, bonus, self.rng, tries=self.tries, deadline=deadline
         )
 
@@ -164,13 +156,6 @@ class PimcBot(Bot):
             if lower > self.bid_margin and mean > best_gain:
                 best, best_gain = a, mean
         return best
-
-
-def _kernel(policy: int, weight: float) -> PimcSearch:
-    if weight > 0:
-        model = winvalue.shipped()
-        return PimcSearch(policy, model.table, weight * model.scale, 1.0 - weight)
-    return PimcSearch(policy)
 
 
 def _evidence(legal: list[int], values: list[list[float]], action: int) -> Evidence | None:
