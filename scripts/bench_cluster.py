@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Load benchmark through nginx: ``pitch cluster`` (N server processes on PostgreSQL
 behind nginx), N WebSocket clients (4 per table) playing as in scripts/bench_server.py,
-and optionally one process killed (SIGKILL) in the middle of the run.
+and optionally one process killed (SIGKILL) or stopped (SIGSTOP, ``--signal STOP``: a
+hung process) in the middle of the run.
 
 Clients reconnect with their seat token when their socket closes (as the browser
 does), so after a kill the run measures failover as players feel it: per table, the
@@ -10,6 +11,8 @@ longest pause between two states around the kill, and whether every table went o
     .venv/bin/python scripts/bench_cluster.py --clients 400 --duration 30
     .venv/bin/python scripts/bench_cluster.py --clients 4000 --duration 60 --ramp 40
     .venv/bin/python scripts/bench_cluster.py --clients 4000 --duration 60 --ramp 40 --kill-at 30
+    .venv/bin/python scripts/bench_cluster.py --clients 1000 --duration 40 --ramp 15 \
+        --kill-at 15 --signal STOP
 """
 
 from __future__ import annotations
@@ -180,6 +183,25 @@ def start_cluster(
     return proc, json.loads(state.read_text())
 
 
+def _watch_exit(pid: int, until: float) -> list[float]:
+    """A list that gets the time ``pid`` exits (polled in a thread until ``until``)."""
+    import threading
+
+    seen: list[float] = []
+
+    def poll() -> None:
+        while time.time() < until:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                seen.append(time.time())
+                return
+            time.sleep(0.05)
+
+    threading.Thread(target=poll, daemon=True).start()
+    return seen
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -193,6 +215,13 @@ def main() -> int:
     ap.add_argument("--db", default=None, help="PostgreSQL URL (default: a throwaway one)")
     ap.add_argument(
         "--kill-at", type=float, default=None, help="SIGKILL one process this many s into play"
+    )
+    ap.add_argument(
+        "--signal",
+        choices=("KILL", "STOP"),
+        default="KILL",
+        help="what --kill-at sends: KILL (a crash) or STOP (a hung process; the "
+        "supervisor kills it once its lease has run out)",
     )
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
     a = ap.parse_args()
@@ -221,8 +250,9 @@ def main() -> int:
             )
             if kill_wall is not None:
                 job.wait(max(0.0, kill_wall - time.time()))
-                os.kill(victim["pid"], signal.SIGKILL)
+                os.kill(victim["pid"], signal.Signals[f"SIG{a.signal}"])
                 killed_at = time.time()
+                gone = _watch_exit(victim["pid"], until)
             results = job.get()
         outs = [o for r in results for o in r["seats"]]
         cpu = {p: server_cpu(p) for p in pids}
@@ -285,7 +315,10 @@ def main() -> int:
             before = [x for t, x in timed if t < killed_at]
             res["kill"] = {
                 "instance": victim["instance"],
+                "signal": f"SIG{a.signal}",
                 "at_s": a.kill_at,
+                # A stopped process is killed by the supervisor once its lease runs out.
+                "exited_after_s": round(gone[0] - killed_at, 2) if gone else None,
                 "tables_went_on": sum(went_on.values()),
                 "tables_stuck": sum(1 for v in went_on.values() if not v),
                 "tables_paused_over_2s": len(moved),

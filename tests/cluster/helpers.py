@@ -47,7 +47,10 @@ def free_ports(n: int) -> int:
 class ClusterProcess:
     """``python -m pitch cluster`` with ``processes`` servers on ``db_url``."""
 
-    def __init__(self, db_url: str, run_dir: Path, processes: int = 3) -> None:
+    def __init__(
+        self, db_url: str, run_dir: Path, processes: int = 3, args: tuple[str, ...] = ()
+    ) -> None:
+        self.args = args
         self.db_url = db_url
         self.run_dir = run_dir
         self.port = free_ports(1)
@@ -66,6 +69,7 @@ class ClusterProcess:
                 *(sys.executable, "-m", "pitch", "cluster", "--processes", str(self.processes)),
                 *("--port", str(self.port), "--base-port", str(self.base_port)),
                 *("--db", self.db_url, "--run-dir", str(self.run_dir)),
+                *self.args,
             ],
             stdout=(self.run_dir.parent / "cluster.out").open("ab"),
             stderr=subprocess.STDOUT,

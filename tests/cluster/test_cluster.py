@@ -4,6 +4,7 @@ through the proxy, a process killed or stopped under a table, a name used twice.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import subprocess
 import sys
@@ -27,6 +28,18 @@ from tests.server.helpers import verify_with_cli
 @pytest.fixture
 def cluster(db: str, run_dir: Path) -> Iterator[ClusterProcess]:
     c = ClusterProcess(db, run_dir)
+    c.start()
+    try:
+        yield c
+    finally:
+        c.stop()
+
+
+@pytest.fixture
+def unguarded(db: str, run_dir: Path) -> Iterator[ClusterProcess]:
+    """A cluster whose supervisor does not kill hung processes (as on several machines,
+    where no supervisor sees them all)."""
+    c = ClusterProcess(db, run_dir, args=("--no-kill-hung",))
     c.start()
     try:
         yield c
@@ -157,9 +170,59 @@ def test_kill9_of_the_owner_mid_hand(cluster: ClusterProcess, tmp_path: Path) ->
     assert f"another server is running as instance '{live}'" in r.stderr
 
 
-def test_a_stopped_owner_never_writes_again(cluster: ClusterProcess, tmp_path: Path) -> None:
+def test_a_stopped_owner_is_killed_and_its_table_goes_on(
+    cluster: ClusterProcess, tmp_path: Path
+) -> None:
+    """SIGSTOP the owner mid-hand: once its lease has run out the supervisor kills it,
+    its sockets close, and the clients (which wait for that, as a browser does: no
+    silence timer of their own) reconnect to the process that adopts the table."""
+    tid, tokens = table(cluster.url, {"rules": {"players": 4, "target": 5}}, [0, 1, 2, 3])
+    players = [
+        ResilientPlayer(cluster.url, tid, tok, seed=i, think=0.01, silence=120)
+        for i, tok in enumerate(tokens)
+    ]
+    first = owner(cluster.db_url, tid)
+    pid = cluster.node(first)["pid"]
+    timing: dict[str, float] = {}
+
+    def top() -> int:
+        return max(p.max_seq() for p in players)
+
+    async def main() -> None:
+        deadline = time.monotonic() + 150
+        game = asyncio.gather(*(p.play(deadline) for p in players))
+        await until(lambda: top() >= 10, 60, "a few actions")
+        before = top()
+        cluster.signal(first, signal.SIGSTOP)
+        stopped = time.monotonic()
+        def gone() -> bool:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return True
+            return False
+
+        timing["killed"] = await until(gone, 30, "the kill") - stopped
+        back = await until(lambda: top() > before, 30, "the table to go on elsewhere")
+        timing["recovery"] = back - stopped
+        await game
+
+    asyncio.run(main())
+    print(f"SIGSTOP: killed after {timing['killed']:.2f} s")
+    print(f"SIGSTOP: the table went on after {timing['recovery']:.2f} s")
+    assert timing["recovery"] < 10
+    assert owner(cluster.db_url, tid) != first
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # killed (and reaped by the supervisor)
+    log = (cluster.run_dir.parent / "cluster.out").read_text()
+    assert f"{first} lost its lease and answers nothing: killed" in log
+    finish(cluster, tid, players, tmp_path)
+
+
+def test_a_stopped_owner_never_writes_again(unguarded: ClusterProcess, tmp_path: Path) -> None:
     """SIGSTOP the owner while its turn timer is due, SIGCONT it once another process
     has taken the table: the woken process lets the table go, writing nothing."""
+    cluster = unguarded
     body = {"rules": {"players": 4, "target": 5}, "options": {"turn_seconds": 3}}
     tid, tokens = table(cluster.url, body, [0, 1, 2, 3])
     pause = asyncio.Event()

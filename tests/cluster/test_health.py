@@ -20,6 +20,12 @@ class FakeProc:
     def poll(self) -> int | None:
         return self.code
 
+    def kill(self) -> None:
+        self.code = -9
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        return self.code
+
 
 def test_health_checks_take_processes_out_of_the_ring_and_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -28,8 +34,8 @@ def test_health_checks_take_processes_out_of_the_ring_and_back(
     procs = [FakeProc() for _ in c.nodes]
     for n, p in zip(c.nodes, procs, strict=True):
         n.proc = p  # type: ignore[assignment]
-    answers = {n.url: True for n in c.nodes}
-    monkeypatch.setattr(supervisor, "_healthy", lambda url, timeout=1.0: answers[url])
+    answers = {n.url: "ok" for n in c.nodes}
+    monkeypatch.setattr(supervisor, "_probe", lambda url, timeout=1.0: answers[url])
     said: list[str] = []
     with ThreadPoolExecutor(3) as pool:
 
@@ -41,21 +47,77 @@ def test_health_checks_take_processes_out_of_the_ring_and_back(
         assert rounds(5) == [True, True, True] and said == []
         # A stopped process (its checks time out) leaves after OUT_AFTER failures in a
         # row; one slow answer in between does not count against a live process.
-        answers[c.nodes[1].url] = False
+        answers[c.nodes[1].url] = "silent"
         assert rounds(OUT_AFTER - 1) == [True, True, True]
-        answers[c.nodes[1].url] = True
+        answers[c.nodes[1].url] = "ok"
         assert rounds(1) == [True, True, True]
-        answers[c.nodes[1].url] = False
+        answers[c.nodes[1].url] = "silent"
         assert rounds(OUT_AFTER) == [True, False, True]
         assert said == ["node2 out of nginx's ring"]
         # It comes back after BACK_AFTER good answers.
-        answers[c.nodes[1].url] = True
+        answers[c.nodes[1].url] = "ok"
         assert rounds(BACK_AFTER - 1) == [True, False, True]
         assert rounds(1) == [True, True, True]
         # A process that exited leaves at once.
         procs[2].code = -9
         assert rounds(1) == [True, True, False]
         assert said[-1] == "node3 out of nginx's ring"
+
+
+def test_a_silent_process_whose_lease_ran_out_is_killed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed only when all three hold: it answered since it started, it answers
+    nothing now, and the database says its lease ran out."""
+    c = Cluster(ClusterConfig(processes=3, run_dir=tmp_path, base_port=9001))
+    procs = [FakeProc() for _ in c.nodes]
+    for n, p in zip(c.nodes, procs, strict=True):
+        n.proc = p  # type: ignore[assignment]
+    answers = {n.url: "ok" for n in c.nodes}
+    leases = {n.name: 4.0 for n in c.nodes}
+    monkeypatch.setattr(supervisor, "_probe", lambda url, timeout=1.0: answers[url])
+    monkeypatch.setattr(c, "_leases", lambda: dict(leases))
+    said: list[str] = []
+    with ThreadPoolExecutor(3) as pool:
+        c.check_health(pool, said.append)  # every process answers once
+        a, b, d = c.nodes
+        # Silent, lease still held: only the ring's slow rule applies (not killed).
+        answers[a.url] = "silent"
+        c.check_health(pool, said.append)
+        assert procs[0].poll() is None
+        # Answering without a lease (503) is alive: never killed.
+        answers[b.url], leases[b.name] = "refused", -1.0
+        for _ in range(OUT_AFTER):
+            c.check_health(pool, said.append)
+        assert procs[1].poll() is None and not b.in_ring
+        # Silent and its lease ran out: killed, and out of the ring at once.
+        leases[a.name] = -0.5
+        c.check_health(pool, said.append)
+        assert procs[0].poll() == -9 and not a.in_ring
+        assert "node1 lost its lease and answers nothing: killed" in said
+        assert procs[2].poll() is None and d.in_ring
+    # A process that never answered since it started (still starting) is spared.
+    fresh = Cluster(ClusterConfig(processes=1, run_dir=tmp_path / "f", base_port=9101))
+    fp = FakeProc()
+    fresh.nodes[0].proc = fp  # type: ignore[assignment]
+    answers[fresh.nodes[0].url] = "silent"
+    monkeypatch.setattr(fresh, "_leases", lambda: {"node1": -3.0})
+    with ThreadPoolExecutor(1) as pool:
+        for _ in range(3):
+            fresh.check_health(pool, said.append)
+    assert fp.code is None
+    # Without kill_hung nobody is killed.
+    off = Cluster(
+        ClusterConfig(processes=1, run_dir=tmp_path / "o", base_port=9201, kill_hung=False)
+    )
+    op = FakeProc()
+    off.nodes[0].proc = op  # type: ignore[assignment]
+    off.nodes[0].answered = True
+    answers[off.nodes[0].url] = "silent"
+    monkeypatch.setattr(off, "_leases", lambda: {"node1": -3.0})
+    with ThreadPoolExecutor(1) as pool:
+        off.check_health(pool, said.append)
+    assert op.code is None
 
 
 def test_the_ring_lists_every_process_and_marks_the_ones_taken_out_down(tmp_path: Path) -> None:

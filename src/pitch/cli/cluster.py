@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -41,6 +42,14 @@ def cluster(
     restart: Annotated[
         bool, typer.Option(help="Start a process that exits again, under its name.")
     ] = False,
+    kill_hung: Annotated[
+        bool,
+        typer.Option(
+            help="Kill a process that answers nothing once its lease has run out "
+            "(stopped, hung): its clients reconnect at once to the process that adopts "
+            "its tables, instead of after nginx's read timeout."
+        ),
+    ] = True,
 ) -> None:
     """Run PROCESSES `pitch serve` processes on one PostgreSQL behind nginx, which
     sends each table's requests to one process by consistent hashing of the table id
@@ -67,6 +76,7 @@ def cluster(
             lease_seconds=lease_seconds,
             nginx_workers=nginx_workers,
             restart=restart,
+            kill_hung=kill_hung,
         )
     )
 
@@ -77,7 +87,7 @@ def cluster(
     try:
         c.start()
         typer.echo(f"pitch cluster: {processes} processes behind {c.url} (run dir {c.run_dir})")
-        c.watch(typer.echo)
+        c.watch(lambda m: typer.echo(f"{time.strftime('%H:%M:%S')} {m}"))
     except KeyboardInterrupt:
         pass
     except RuntimeError as e:

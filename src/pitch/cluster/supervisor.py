@@ -11,11 +11,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.error import URLError
+from urllib.error import HTTPError, URLError
 from urllib.request import urlopen
 
 from pitch.cluster import nginx
@@ -27,14 +27,26 @@ OUT_AFTER = 3
 """Failed health checks in a row (one a second) that take a process out of nginx's ring."""
 BACK_AFTER = 2
 """Good health checks in a row that put it back."""
+SILENT_AFTER = 1.0
+"""Seconds a health check may go unanswered before its process counts as silent."""
+ROUND = 0.5
+"""Seconds a round of checks waits for answers (a slower one is collected later)."""
+
+
+def _probe(url: str, timeout: float = 1.0) -> str:
+    """``"ok"``; ``"refused"``: it answered, but not 200 (503: it holds no lease);
+    ``"silent"``: no answer in time (stopped, hung, or gone)."""
+    try:
+        with urlopen(url + "/api/health", timeout=timeout) as r:
+            return "ok" if r.status == 200 else "refused"
+    except HTTPError:
+        return "refused"
+    except (URLError, OSError, ValueError):
+        return "silent"
 
 
 def _healthy(url: str, timeout: float = 1.0) -> bool:
-    try:
-        with urlopen(url + "/api/health", timeout=timeout) as r:
-            return bool(r.status == 200)
-    except (URLError, OSError, ValueError):
-        return False
+    return _probe(url, timeout) == "ok"
 
 
 @dataclass
@@ -47,6 +59,13 @@ class Node:
     """Whether nginx sends it requests (the supervisor's health checks decide)."""
     streak: int = 0
     """Health checks in a row that disagree with :attr:`in_ring`."""
+    probe: Future[str] | None = None
+    """The health check in flight, and since when (``time.monotonic()``)."""
+    probe_since: float = 0.0
+    last: str = "ok"
+    """The last finished check's answer (see :func:`_probe`)."""
+    answered: bool = False
+    """Whether this process (since its last start) has ever answered a check."""
 
     @property
     def url(self) -> str:
@@ -67,6 +86,9 @@ class ClusterConfig:
     ws_ping: float = 5.0
     nginx_workers: int = 1
     restart: bool = False
+    kill_hung: bool = True
+    """Kill a process that answers nothing once its lease has run out (see
+    :meth:`Cluster.check_health`)."""
     serve_args: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
 
@@ -80,6 +102,7 @@ class Cluster:
         self.db_url = cfg.db or ""
         self.nodes = [Node(f"{cfg.prefix}{i + 1}", cfg.base_port + i) for i in range(cfg.processes)]
         self.nginx: subprocess.Popen[bytes] | None = None
+        self._owners: Any = None
 
     @property
     def url(self) -> str:
@@ -123,24 +146,67 @@ class Cluster:
         """One round of active health checks: a process that exited leaves nginx's ring
         at once, one that failed :data:`OUT_AFTER` checks in a row (stopped, hung) after
         them; it comes back after :data:`BACK_AFTER` good ones. nginx is reloaded when
-        the ring changes (its passive checks are off: a slow process is not a dead one)."""
-        alive = [n.proc is not None and n.proc.poll() is None for n in self.nodes]
-        checks = [
-            pool.submit(_healthy, n.url, HEALTH_TIMEOUT) if up else None
-            for n, up in zip(self.nodes, alive, strict=True)
-        ]
+        the ring changes (its passive checks are off: a slow process is not a dead one).
+
+        With ``kill_hung``, a process that answered before, has been silent for
+        :data:`SILENT_AFTER` s and whose lease has run out (by the database) is killed:
+        it has lost its tables to the others already, and while it lives its sockets
+        stay open through nginx, so its clients would wait for nginx's read timeout
+        before reconnecting. Killed, its sockets close and its clients reconnect at
+        once, to the process that adopts its tables (``restart`` starts it again). A
+        process that answers, even without a lease (503), is never killed."""
+        alive = {n.name: n.proc is not None and n.proc.poll() is None for n in self.nodes}
+        for n in self.nodes:
+            if alive[n.name] and n.probe is None:
+                n.probe = pool.submit(_probe, n.url, HEALTH_TIMEOUT)
+                n.probe_since = time.monotonic()
+        wait([n.probe for n in self.nodes if n.probe is not None], timeout=ROUND)
+        leases = self._leases() if self.cfg.kill_hung else {}
         changed = False
-        for n, check in zip(self.nodes, checks, strict=True):
-            ok = check is not None and check.result()
-            n.streak = 0 if ok == n.in_ring else n.streak + 1
-            exited = check is None and n.in_ring
-            if exited or n.streak >= (BACK_AFTER if ok else OUT_AFTER):
-                n.in_ring, n.streak, changed = ok, 0, True
-                say(f"{n.name} {'back in' if ok else 'out of'} nginx's ring")
+        for n in self.nodes:
+            if not alive[n.name]:
+                n.probe = None
+                if n.in_ring:
+                    n.in_ring, n.streak, changed = False, 0, True
+                    say(f"{n.name} out of nginx's ring")
+                continue
+            if n.probe is not None and n.probe.done():
+                n.last, n.probe = n.probe.result(), None
+                ok = n.last == "ok"
+                n.answered = n.answered or n.last != "silent"
+                n.streak = 0 if ok == n.in_ring else n.streak + 1
+                if n.streak >= (BACK_AFTER if ok else OUT_AFTER):
+                    n.in_ring, n.streak, changed = ok, 0, True
+                    say(f"{n.name} {'back in' if ok else 'out of'} nginx's ring")
+            waiting = n.probe is not None and time.monotonic() - n.probe_since >= SILENT_AFTER
+            silent = waiting or (n.probe is None and n.last == "silent")
+            if silent and n.answered and leases.get(n.name, 1.0) < 0 and n.proc is not None:
+                n.proc.kill()  # SIGKILL ends a stopped process too
+                _wait(n.proc)
+                say(f"{n.name} lost its lease and answers nothing: killed")
+                n.probe = None
+                if n.in_ring:
+                    n.in_ring, n.streak, changed = False, 0, True
+                    say(f"{n.name} out of nginx's ring")
         if changed and self.nginx is not None and self.nginx.poll() is None:
             self._write_nginx_config()
             self.nginx.send_signal(signal.SIGHUP)  # reload: new workers, the new ring
             self.write_state()
+
+    def _leases(self) -> dict[str, float]:
+        """Seconds each instance's lease has left ({} if the database cannot say)."""
+        if not self.db_url:
+            return {}
+        try:
+            if self._owners is None:
+                from pitch.store.db import Database
+                from pitch.store.ownership import Ownership
+
+                self._owners = Ownership(Database(self.db_url, migrate=False), "")
+            return dict(self._owners.leases_left())
+        except Exception as e:  # a database that is down or slow: kill nobody
+            print(f"pitch cluster: cannot read the leases ({e})", file=sys.stderr)
+            return {}
 
     def _spawn(self, n: Node) -> None:
         cfg = self.cfg
@@ -166,6 +232,7 @@ class Cluster:
             env=env,
         )
         n.starts += 1
+        n.probe, n.last, n.answered = None, "ok", False
 
     def _wait_healthy(self, nodes: list[Node], timeout: float = 180) -> None:
         deadline = time.monotonic() + timeout
@@ -176,6 +243,7 @@ class Cluster:
                     log = (self.run_dir / f"{n.name}.log").read_text(errors="replace")
                     raise RuntimeError(f"{n.name} did not start: {log[-2000:]}")
                 time.sleep(0.2)
+            n.answered = True
 
     def state(self) -> dict[str, Any]:
         return {
@@ -207,8 +275,11 @@ class Cluster:
         that nobody adopted meanwhile, at once); and check every process's health
         (:meth:`check_health`)."""
         with ThreadPoolExecutor(len(self.nodes), thread_name_prefix="health") as pool:
+            tick = time.monotonic()
             while True:
-                time.sleep(1.0)
+                # A round each second, however long the last one's checks took.
+                tick = max(tick + 1.0, time.monotonic())
+                time.sleep(max(0.0, tick - time.monotonic()))
                 if self.nginx is not None and self.nginx.poll() is not None:
                     raise RuntimeError("nginx exited; see nginx-error.log")
                 self.check_health(pool, say)
@@ -231,6 +302,8 @@ class Cluster:
         for n in self.nodes:
             if n.proc is not None:
                 _wait(n.proc)
+        if self._owners is not None:
+            self._owners.db.close()
         if self.pg is not None:
             self.pg.stop()
 

@@ -112,6 +112,13 @@ class Ownership:
             )
             return owner, max(0.0, float(left or 0.0)), False
 
+    def leases_left(self) -> dict[str, float]:
+        """Seconds each instance's lease has left by the database's clock (below 0:
+        it ran out), for a supervisor deciding whether a silent process is dead."""
+        with self.db.sessions() as s:
+            rows = s.execute(select(InstanceModel.name, InstanceModel.expires_at - self.now()))
+            return {name: float(left) for name, left in rows}
+
     def ask(self, table_id: str) -> None:
         """Ask the table's live owner to hand it over (the last asker wins)."""
         stmt = self._insert(HandoffModel).values(
