@@ -128,7 +128,25 @@ def test_search_evidence_is_paired_and_names_another_move() -> None:
             assert isinstance(ev, Evidence) and ev.deals >= 1
             assert ev.alt != advice.action and (view.legal >> ev.alt) & 1
             assert ev.line().key in KEYS
+            assert ev.game  # master's values count the chance of winning the game
         st.apply(advice.action)
+
+
+def test_evidence_says_when_its_points_count_the_game() -> None:
+    """A search that values the chance of winning the game does not call its figures
+    "points a hand"; one that counts points only does."""
+    for ev in (Evidence(40, 1.26, BID_BASE), Evidence(40, -0.3, BID_BASE), Evidence(1, 2.0, 0)):
+        plain, game = ev.line(), Evidence(ev.deals, ev.gain, ev.alt, game=True).line()
+        assert "winning the game" not in plain.key and "winning the game" in game.key
+        assert plain.args == game.args and game.key in KEYS
+        assert "a hand" not in game.key
+    assert Evidence(40, 0.0, 0, game=True).line() == Evidence(40, 0.0, 0).line()
+    points_only = make_bot("pimc:win_weight=0,samples=8,time=2", rng=random.Random(1))
+    st = GameState(Rules(players=4, partnerships=True), dealer=0)
+    st.deal_random(random.Random(5))
+    view = st.view(st.current_player())
+    ev = points_only.advise(view).evidence
+    assert ev is not None and not ev.game
 
 
 def test_evidence_wording() -> None:

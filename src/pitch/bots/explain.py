@@ -44,34 +44,65 @@ class Line:
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """A search bot's own case for its move: over ``deals`` sampled deals it scored
-    ``gain`` points a hand more than ``alt``, the next best move (paired: same deals)."""
+    ``gain`` points a hand more than ``alt``, the next best move (paired: same deals).
+    ``game``: the search's values count the chance of winning the game too (in points,
+    ``pimc:win_weight``), so the figures say so rather than "points a hand"."""
 
     deals: int
     gain: float
     alt: int
+    game: bool = False
 
     def line(self) -> Line:
+        alt = action_str(self.alt)
         if self.gain <= -0.05:  # a bid search that kept the hand estimate's bid
+            loss = round(-self.gain, 1)
+            if self.game:
+                return Line(
+                    N_(
+                        "Over {deals} sampled deals {alt} was worth {loss} points more, "
+                        "counting the chance of winning the game, but not surely enough "
+                        "to leave the bid the hand's estimate gives."
+                    ),
+                    {"deals": self.deals, "alt": alt, "loss": loss},
+                )
             return Line(
                 N_(
                     "Over {deals} sampled deals {alt} scored {loss} points a hand more, "
                     "but not surely enough to leave the bid the hand's estimate gives."
                 ),
-                {"deals": self.deals, "alt": action_str(self.alt), "loss": round(-self.gain, 1)},
+                {"deals": self.deals, "alt": alt, "loss": loss},
             )
         if self.gain < 0.05:
             return Line(
                 N_("Over {deals} sampled deals {alt} did about as well."),
-                {"deals": self.deals, "alt": action_str(self.alt)},
+                {"deals": self.deals, "alt": alt},
             )
+        gain = round(self.gain, 1)
         if self.deals == 1:
+            if self.game:
+                return Line(
+                    N_(
+                        "On the one deal it had time to try, this beat {alt} by {gain} "
+                        "points, counting the chance of winning the game."
+                    ),
+                    {"alt": alt, "gain": gain},
+                )
             return Line(
                 N_("On the one deal it had time to try, this beat {alt} by {gain} points."),
-                {"alt": action_str(self.alt), "gain": round(self.gain, 1)},
+                {"alt": alt, "gain": gain},
+            )
+        if self.game:
+            return Line(
+                N_(
+                    "Over {deals} sampled deals this was worth {gain} points more than "
+                    "{alt}, counting the chance of winning the game."
+                ),
+                {"deals": self.deals, "alt": alt, "gain": gain},
             )
         return Line(
             N_("Over {deals} sampled deals this scored {gain} points a hand more than {alt}."),
-            {"deals": self.deals, "alt": action_str(self.alt), "gain": round(self.gain, 1)},
+            {"deals": self.deals, "alt": alt, "gain": gain},
         )
 
 

@@ -102,6 +102,7 @@ class PimcBot(Bot):
         o = self.checked(locals())
         policy = fastcore.policy_mask(o["rollout"])
         weight = o["win_weight"]
+        self.game = weight > 0  # its values count the chance of winning (hints say so)
         if weight > 0:
             model = winvalue.shipped()
             self.kernel = PimcSearch(policy, model.table, weight * model.scale, 1.0 - weight)
@@ -128,7 +129,7 @@ class PimcBot(Bot):
             values = self._search(view, legal, self.samples, WIN_BONUS)
             totals = [sum(v) for v in values]
             action = legal[max(range(len(legal)), key=lambda i: (totals[i], -legal[i]))]
-        return Advice(action, _evidence(legal, values, action))
+        return Advice(action, _evidence(legal, values, action, self.game))
 
     def _search(
         self, view: PlayerView, legal: list[int], samples: int, bonus: float
@@ -158,11 +159,13 @@ class PimcBot(Bot):
         return best
 
 
-def _evidence(legal: list[int], values: list[list[float]], action: int) -> Evidence | None:
+def _evidence(
+    legal: list[int], values: list[list[float]], action: int, game: bool
+) -> Evidence | None:
     """How much ``action`` beat the best other action, on the deals the search tried."""
     n = len(values[0]) if values else 0
     if n == 0 or len(legal) < 2:
         return None
     mean = {a: sum(v) / n for a, v in zip(legal, values, strict=True)}
     alt = max((a for a in legal if a != action), key=lambda a: (mean[a], -a))
-    return Evidence(deals=n, gain=mean[action] - mean[alt], alt=alt)
+    return Evidence(deals=n, gain=mean[action] - mean[alt], alt=alt, game=game)
