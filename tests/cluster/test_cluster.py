@@ -195,6 +195,7 @@ def test_a_stopped_owner_is_killed_and_its_table_goes_on(
         before = top()
         cluster.signal(first, signal.SIGSTOP)
         stopped = time.monotonic()
+
         def gone() -> bool:
             try:
                 os.kill(pid, 0)
