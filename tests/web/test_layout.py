@@ -162,7 +162,9 @@ class Table:
 
     def state(self) -> dict[str, Any]:
         page = self.pages["en"]
-        page.wait_for_function(MY_TURN, timeout=30_000)
+        # Generous: the bots of every table on this test server share one bot worker,
+        # and on a loaded CI machine a queue of their moves once took longer than 30 s.
+        page.wait_for_function(MY_TURN, timeout=90_000)
         st: dict[str, Any] = page.evaluate(
             "() => { const S = window.pitchTable; return {seq: S.msg.seq, game: S.msg.game}; }"
         )
