@@ -25,26 +25,25 @@ from tests.cluster.helpers import (
 from tests.server.helpers import verify_with_cli
 
 
-@pytest.fixture
-def cluster(db: str, run_dir: Path) -> Iterator[ClusterProcess]:
-    c = ClusterProcess(db, run_dir)
+def _running(db: str, run_dir: Path, *args: str) -> Iterator[ClusterProcess]:
+    c = ClusterProcess(db, run_dir, args=args)
     c.start()
     try:
         yield c
     finally:
         c.stop()
+
+
+@pytest.fixture
+def cluster(db: str, run_dir: Path) -> Iterator[ClusterProcess]:
+    yield from _running(db, run_dir)
 
 
 @pytest.fixture
 def unguarded(db: str, run_dir: Path) -> Iterator[ClusterProcess]:
     """A cluster whose supervisor does not kill hung processes (as on several machines,
     where no supervisor sees them all)."""
-    c = ClusterProcess(db, run_dir, args=("--no-kill-hung",))
-    c.start()
-    try:
-        yield c
-    finally:
-        c.stop()
+    yield from _running(db, run_dir, "--no-kill-hung")
 
 
 def table(base: str, body: dict[str, object], humans: list[int]) -> tuple[str, list[str]]:

@@ -41,6 +41,36 @@ class Line:
         return {"key": self.key, "args": dict(self.args)}
 
 
+_EVIDENCE = {
+    # (what the figures say, whether they count the chance of winning the game)
+    ("kept", False): N_(
+        "Over {deals} sampled deals {alt} scored {loss} points a hand more, "
+        "but not surely enough to leave the bid the hand's estimate gives."
+    ),
+    ("kept", True): N_(
+        "Over {deals} sampled deals {alt} was worth {loss} points more, "
+        "counting the chance of winning the game, but not surely enough "
+        "to leave the bid the hand's estimate gives."
+    ),
+    ("even", False): N_("Over {deals} sampled deals {alt} did about as well."),
+    ("even", True): N_("Over {deals} sampled deals {alt} did about as well."),
+    ("one", False): N_("On the one deal it had time to try, this beat {alt} by {gain} points."),
+    ("one", True): N_(
+        "On the one deal it had time to try, this beat {alt} by {gain} "
+        "points, counting the chance of winning the game."
+    ),
+    ("more", False): N_(
+        "Over {deals} sampled deals this scored {gain} points a hand more than {alt}."
+    ),
+    ("more", True): N_(
+        "Over {deals} sampled deals this was worth {gain} points more than "
+        "{alt}, counting the chance of winning the game."
+    ),
+}
+"""Each evidence line's text, per case: the search kept the hand estimate's bid over a
+better-looking one, found no real difference, tried one deal, or found this move better."""
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """A search bot's own case for its move: over ``deals`` sampled deals it scored
@@ -54,56 +84,17 @@ class Evidence:
     game: bool = False
 
     def line(self) -> Line:
-        alt = action_str(self.alt)
+        alt, gain, n = action_str(self.alt), round(self.gain, 1), self.deals
+        args: Args
         if self.gain <= -0.05:  # a bid search that kept the hand estimate's bid
-            loss = round(-self.gain, 1)
-            if self.game:
-                return Line(
-                    N_(
-                        "Over {deals} sampled deals {alt} was worth {loss} points more, "
-                        "counting the chance of winning the game, but not surely enough "
-                        "to leave the bid the hand's estimate gives."
-                    ),
-                    {"deals": self.deals, "alt": alt, "loss": loss},
-                )
-            return Line(
-                N_(
-                    "Over {deals} sampled deals {alt} scored {loss} points a hand more, "
-                    "but not surely enough to leave the bid the hand's estimate gives."
-                ),
-                {"deals": self.deals, "alt": alt, "loss": loss},
-            )
-        if self.gain < 0.05:
-            return Line(
-                N_("Over {deals} sampled deals {alt} did about as well."),
-                {"deals": self.deals, "alt": alt},
-            )
-        gain = round(self.gain, 1)
-        if self.deals == 1:
-            if self.game:
-                return Line(
-                    N_(
-                        "On the one deal it had time to try, this beat {alt} by {gain} "
-                        "points, counting the chance of winning the game."
-                    ),
-                    {"alt": alt, "gain": gain},
-                )
-            return Line(
-                N_("On the one deal it had time to try, this beat {alt} by {gain} points."),
-                {"alt": alt, "gain": gain},
-            )
-        if self.game:
-            return Line(
-                N_(
-                    "Over {deals} sampled deals this was worth {gain} points more than "
-                    "{alt}, counting the chance of winning the game."
-                ),
-                {"deals": self.deals, "alt": alt, "gain": gain},
-            )
-        return Line(
-            N_("Over {deals} sampled deals this scored {gain} points a hand more than {alt}."),
-            {"deals": self.deals, "alt": alt, "gain": gain},
-        )
+            case, args = "kept", {"deals": n, "alt": alt, "loss": -gain}
+        elif self.gain < 0.05:
+            case, args = "even", {"deals": n, "alt": alt}
+        elif n == 1:
+            case, args = "one", {"alt": alt, "gain": gain}
+        else:
+            case, args = "more", {"deals": n, "alt": alt, "gain": gain}
+        return Line(_EVIDENCE[case, self.game], args)
 
 
 @dataclass(frozen=True, slots=True)

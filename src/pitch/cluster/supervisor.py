@@ -14,12 +14,15 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.error import HTTPError, URLError
 from urllib.request import urlopen
 
 from pitch.cluster import nginx
 from pitch.cluster.postgres import ThrowawayPostgres
+
+if TYPE_CHECKING:
+    from pitch.store.ownership import Ownership
 
 HEALTH_TIMEOUT = 3.0
 """Seconds a process has to answer ``/api/health`` (generous: a loaded process is slow)."""
@@ -102,7 +105,8 @@ class Cluster:
         self.db_url = cfg.db or ""
         self.nodes = [Node(f"{cfg.prefix}{i + 1}", cfg.base_port + i) for i in range(cfg.processes)]
         self.nginx: subprocess.Popen[bytes] | None = None
-        self._owners: Any = None
+        self._owners: Ownership | None = None
+        self._leases_failed = False
 
     @property
     def url(self) -> str:
@@ -166,9 +170,7 @@ class Cluster:
         for n in self.nodes:
             if not alive[n.name]:
                 n.probe = None
-                if n.in_ring:
-                    n.in_ring, n.streak, changed = False, 0, True
-                    say(f"{n.name} out of nginx's ring")
+                changed |= _take_out(n, say)
                 continue
             if n.probe is not None and n.probe.done():
                 n.last, n.probe = n.probe.result(), None
@@ -185,9 +187,7 @@ class Cluster:
                 _wait(n.proc)
                 say(f"{n.name} lost its lease and answers nothing: killed")
                 n.probe = None
-                if n.in_ring:
-                    n.in_ring, n.streak, changed = False, 0, True
-                    say(f"{n.name} out of nginx's ring")
+                changed |= _take_out(n, say)
         if changed and self.nginx is not None and self.nginx.poll() is None:
             self._write_nginx_config()
             self.nginx.send_signal(signal.SIGHUP)  # reload: new workers, the new ring
@@ -203,10 +203,14 @@ class Cluster:
                 from pitch.store.ownership import Ownership
 
                 self._owners = Ownership(Database(self.db_url, migrate=False), "")
-            return dict(self._owners.leases_left())
+            leases = self._owners.leases_left()
         except Exception as e:  # a database that is down or slow: kill nobody
-            print(f"pitch cluster: cannot read the leases ({e})", file=sys.stderr)
+            if not self._leases_failed:  # once, not every second
+                print(f"pitch cluster: cannot read the leases ({e})", file=sys.stderr)
+            self._leases_failed = True
             return {}
+        self._leases_failed = False
+        return leases
 
     def _spawn(self, n: Node) -> None:
         cfg = self.cfg
@@ -306,6 +310,15 @@ class Cluster:
             self._owners.db.close()
         if self.pg is not None:
             self.pg.stop()
+
+
+def _take_out(n: Node, say: Any) -> bool:
+    """Take ``n`` out of nginx's ring; whether that changed the ring."""
+    if not n.in_ring:
+        return False
+    n.in_ring, n.streak = False, 0
+    say(f"{n.name} out of nginx's ring")
+    return True
 
 
 def _wait(p: subprocess.Popen[bytes]) -> None:
