@@ -53,7 +53,7 @@ FAULTS = """() => {
   }
   // Text cut short by an ellipsis or a too narrow box.
   for (const el of document.querySelectorAll(".seat-name, .name-text, .away, .bid-bubble, .count, .trump-mark, .contract, .who, th"))
-    if (shown(el) && el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} is cut short: "${el.textContent}"`);
+    if (shown(el) && el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} is cut short by ${el.scrollWidth - el.clientWidth} px: "${el.textContent}"`);
   const hand = [...document.querySelectorAll(".hand .card")];
   for (const el of hand) {
     const b = rect(el);
@@ -76,6 +76,17 @@ FAULTS = """() => {
   return out;
 }"""  # noqa: E501 (a script, read as one)
 
+# The widest each seat's label can be: every seat the dealer, the pitcher and to play at
+# once (the first dealer is drawn at random, so a live table shows only one of them).
+WORST = """() => { const d = document.querySelector(".board .badge.dealer");
+  for (const seat of document.querySelectorAll(".board .seat")) {
+    seat.classList.add("turn");
+    const pill = seat.querySelector(".seat-name");
+    pill.querySelectorAll(".badge").forEach((b) => b.remove());
+    for (const kind of ["dealer", "pitcher"]) {
+      const b = d.cloneNode(true); b.className = "badge " + kind; pill.prepend(b); }
+  } }"""
+
 MY_TURN = """() => { const S = window.pitchTable; const g = S && S.msg && S.msg.game;
   return !!g && g.turn === S.seat && g.legal.length > 0; }"""
 
@@ -90,6 +101,13 @@ def check(page: Any, screen: str, lang: str, sizes: tuple[tuple[int, int], ...] 
         if found := page.evaluate(FAULTS):
             faults[f"{w}x{h}"] = found
     assert not faults, f"{screen} ({lang}): " + json.dumps(faults, indent=1, ensure_ascii=False)
+
+
+def check_worst(page: Any, screen: str, lang: str) -> None:
+    """`check` with every seat's label at its widest (`WORST`), at the sizes where the
+    felt is small; the page is as it was at the next message (each redraws the board)."""
+    page.evaluate(WORST)
+    check(page, f"{screen}-worst", lang, SIZES[:3])
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -186,6 +204,7 @@ class Table:
     def check(self, screen: str) -> None:
         for lang, page in self.pages.items():
             check(page, f"{screen}{self.players}", lang)
+            check_worst(page, f"{screen}{self.players}", lang)
 
     def close(self) -> None:
         for page in self.pages.values():

@@ -25,8 +25,9 @@ function labelPlace(pos, n) {
 }
 
 // Seven at a table: the side seats sit lower, so a tall label at the top (a name, "away: a
-// bot plays", the cards and the bid) keeps clear of the seat below it.
-const SEVEN_PLACES = [null, { x: 2, y: 86 }, { x: 0, y: 46 }, { x: 22, y: 0 }, { x: 78, y: 0 }, { x: 100, y: 46 }, { x: 98, y: 86 }];
+// bot plays", the cards and the bid) keeps clear of the seat below it; the two top seats
+// sit wide apart, so their labels (at most 40% of the felt each) never meet.
+const SEVEN_PLACES = [null, { x: 2, y: 86 }, { x: 0, y: 46 }, { x: 15, y: 0 }, { x: 85, y: 0 }, { x: 100, y: 46 }, { x: 98, y: 86 }];
 
 export function cardEl(text, attrs = {}) {
   const el = h("div", { class: "card", role: "img", "aria-label": cardName(text), ...attrs });
