@@ -109,7 +109,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     pytest.importorskip("fastapi", reason="needs the server extra")
     port = free_port()
     db = tmp_path_factory.mktemp("db") / "pitch.db"
-    env = {**os.environ, "PITCH_TABLES_PER_MINUTE": "1000", "PITCH_BOT_WORKERS": "1"}
+    env = {**os.environ, "PITCH_TABLES_PER_MINUTE": "1000"}
     env["PITCH_HINT_BOT"] = "heuristic"  # quick: a search bot's 0.4 s a hint adds up
     env["PITCH_QUICK_BOT_DELAY"] = "0"
     # One client (127.0.0.1) plays every test's tables; the limit itself is tested in

@@ -181,7 +181,7 @@ class Table:
     def state(self) -> dict[str, Any]:
         page = self.pages["en"]
         # Generous: a fresh-clone CI run once timed out here at 30 s (cause not found;
-        # every table's bots on this test server share one bot worker, under load).
+        # every table's bots on this test server share its two bot workers, under load).
         page.wait_for_function(MY_TURN, timeout=90_000)
         st: dict[str, Any] = page.evaluate(
             "() => { const S = window.pitchTable; return {seq: S.msg.seq, game: S.msg.game}; }"

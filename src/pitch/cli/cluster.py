@@ -33,12 +33,14 @@ def cluster(
         typer.Option(help="Logs, nginx.conf and cluster.json go here (default: a temp dir)."),
     ] = None,
     prefix: Annotated[str, typer.Option(help="Instance names: PREFIX1, PREFIX2, ...")] = "node",
-    bot_workers: Annotated[int, typer.Option(min=1, help="Bot workers per process.")] = 1,
+    bot_workers: Annotated[int, typer.Option(min=1, max=64, help="Bot workers per process.")] = 1,
     lease_seconds: Annotated[
         float,
-        typer.Option(min=1.0, help="How long a dead process's tables wait to be adopted."),
+        typer.Option(
+            min=1.0, max=3600.0, help="How long a dead process's tables wait to be adopted."
+        ),
     ] = 5.0,
-    nginx_workers: Annotated[int, typer.Option(min=1, help="nginx worker processes.")] = 1,
+    nginx_workers: Annotated[int, typer.Option(min=1, max=64, help="nginx worker processes.")] = 1,
     restart: Annotated[
         bool, typer.Option(help="Start a process that exits again, under its name.")
     ] = False,

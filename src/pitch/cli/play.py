@@ -74,7 +74,8 @@ def play(
         typer.Option(help="Where to save the game (default: pitch-DATE-TIME.jsonl here)."),
     ] = None,
     delay: Annotated[
-        float, typer.Option(min=0.0, help="Seconds between the bots' plays (Enter skips).")
+        float,
+        typer.Option(min=0.0, max=60.0, help="Seconds between the bots' plays (Enter skips)."),
     ] = 0.6,
     fast: Annotated[bool, typer.Option(help="No pause between the bots' plays.")] = False,
     ascii_cards: Annotated[

@@ -32,7 +32,10 @@ def serve(
     public_url: Annotated[
         str | None, typer.Option(help="Base URL of invite links (default: the request's host).")
     ] = None,
-    bot_workers: Annotated[int, typer.Option(min=1, help="Bot worker processes.")] = 2,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(min=1, max=64, help="Bot worker processes (PITCH_BOT_WORKERS; default 2)."),
+    ] = None,
     instance: Annotated[
         str | None,
         typer.Option(
@@ -81,10 +84,17 @@ def serve(
 
     from pitch.server.guard import ConnectionLimits, guarded_http
     from pitch.server.protocol import MAX_MESSAGE_BYTES
+    from pitch.server.settings import SettingsError
     from pitch.store import InstanceTaken
 
     rules = rules_from_options(4, False, 7, None, rule)
-    settings = Settings(db_url=db, public_url=public_url, bot_workers=bot_workers, rules=rules)
+    try:
+        settings = Settings(db_url=db, public_url=public_url, rules=rules)
+        if bot_workers is not None:  # else PITCH_BOT_WORKERS or the default
+            settings = dataclasses.replace(settings, bot_workers=bot_workers)
+    except SettingsError as e:
+        typer.echo(f"pitch serve: {e}", err=True)
+        raise typer.Exit(2) from None
     if instance is not None:
         settings = dataclasses.replace(settings, instance=instance)
     if forwarded_allow_ips is not None:

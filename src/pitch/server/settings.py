@@ -3,23 +3,57 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from pitch.engine import Rules
 
 
-def _env_int(name: str, default: int) -> int:
-    try:
-        return int(os.environ.get(name, default))
-    except ValueError:
-        return default
+class SettingsError(ValueError):
+    """A setting that is not a number or is out of its range: the server does not start."""
 
 
-def _env_float(name: str, default: float) -> float:
-    try:
-        return float(os.environ.get(name, default))
-    except ValueError:
+# The range of every number setting, and the environment variable its default is read
+# from: wide enough for any real deployment and for the tests' quick timers, narrow
+# enough that a typo cannot make the server do unbounded work (100,000 bot workers) or
+# stop it working (a lease of inf, a rate of 0).
+LIMITS: dict[str, tuple[float, float, str | None]] = {
+    "bot_workers": (1, 64, "PITCH_BOT_WORKERS"),
+    "bot_timeout": (0.1, 600, "PITCH_BOT_TIMEOUT"),
+    "quick_bot_delay": (0, 10, "PITCH_QUICK_BOT_DELAY"),
+    "max_open_tables_per_client": (1, 1_000_000, "PITCH_MAX_TABLES_PER_CLIENT"),
+    "table_creations_per_minute": (0.001, 1_000_000, "PITCH_TABLES_PER_MINUTE"),
+    "max_live_tables": (1, 1_000_000, "PITCH_MAX_TABLES"),
+    "ws_messages_per_second": (0.001, 1_000_000, "PITCH_WS_RATE"),
+    "ws_burst": (1, 1_000_000, "PITCH_WS_BURST"),
+    "ws_max_strikes": (1, 1_000_000, None),
+    "max_connections_per_client": (1, 1_000_000, "PITCH_MAX_CONNECTIONS_PER_CLIENT"),
+    "max_spectators": (0, 10_000, None),
+    "auth_timeout": (0.1, 3600, None),
+    "send_queue": (1, 100_000, None),
+    "max_cached_tables": (0, 1_000_000, "PITCH_MAX_CACHED"),
+    "header_seconds": (0.1, 3600, "PITCH_HEADER_SECONDS"),
+    "body_seconds": (0.1, 3600, "PITCH_BODY_SECONDS"),
+    "record_checks_per_minute": (0.001, 1_000_000, "PITCH_RECORD_CHECKS_PER_MINUTE"),
+    "lease_seconds": (1, 3600, "PITCH_LEASE_SECONDS"),
+    "ws_ping_seconds": (0.1, 3600, "PITCH_WS_PING"),
+    "idle_evict_seconds": (1, 86_400, None),
+}
+
+
+def _env(setting: str, default: int | float) -> Any:
+    """The setting's environment variable read as the type of its default (unset: the
+    default); its range is checked with the others, by ``Settings``."""
+    name = LIMITS[setting][2]
+    assert name is not None
+    text = os.environ.get(name)
+    if text is None:
         return default
+    try:
+        return type(default)(text)
+    except ValueError:
+        kind = "a whole number" if isinstance(default, int) else "a number"
+        raise SettingsError(f"{name} must be {kind}, not {text!r}") from None
 
 
 def _env_list(name: str) -> tuple[str, ...]:
@@ -35,12 +69,12 @@ class Settings:
     instance: str = field(default_factory=lambda: os.environ.get("PITCH_INSTANCE", "default"))
     """This process's name when several share one database: each restores only the
     unfinished tables it served (the ones it last stored an event or claim of)."""
-    bot_workers: int = field(default_factory=lambda: _env_int("PITCH_BOT_WORKERS", 2))
-    bot_timeout: float = field(default_factory=lambda: _env_float("PITCH_BOT_TIMEOUT", 5.0))
+    bot_workers: int = field(default_factory=lambda: _env("bot_workers", 2))
+    bot_timeout: float = field(default_factory=lambda: _env("bot_timeout", 5.0))
     """Seconds one bot decision may take (and may wait for a free worker): past it the
     worker is ended and replaced, and the heuristic plays for the bot. Bots seated
     over the network think at most 2 s a decision (``pitch.bots.options.NETWORK``)."""
-    quick_bot_delay: float = field(default_factory=lambda: _env_float("PITCH_QUICK_BOT_DELAY", 0.6))
+    quick_bot_delay: float = field(default_factory=lambda: _env("quick_bot_delay", 0.6))
     """Seconds a bot waits before acting at the tables quick play starts (0..10)."""
     rules: Rules = field(default_factory=Rules)
     """The table options a new table starts from (``pitch serve --rule``): a request's
@@ -50,25 +84,27 @@ class Settings:
     )
     """The bot spec that answers ``hint`` messages: strong, but quick enough to wait for."""
     max_open_tables_per_client: int = field(
-        default_factory=lambda: _env_int("PITCH_MAX_TABLES_PER_CLIENT", 10)
+        default_factory=lambda: _env("max_open_tables_per_client", 10)
     )
     table_creations_per_minute: float = field(
-        default_factory=lambda: _env_float("PITCH_TABLES_PER_MINUTE", 6.0)
+        default_factory=lambda: _env("table_creations_per_minute", 6.0)
     )
-    max_live_tables: int = field(default_factory=lambda: _env_int("PITCH_MAX_TABLES", 5000))
-    ws_messages_per_second: float = field(default_factory=lambda: _env_float("PITCH_WS_RATE", 20.0))
-    ws_burst: int = field(default_factory=lambda: _env_int("PITCH_WS_BURST", 40))
+    max_live_tables: int = field(default_factory=lambda: _env("max_live_tables", 5000))
+    ws_messages_per_second: float = field(
+        default_factory=lambda: _env("ws_messages_per_second", 20.0)
+    )
+    ws_burst: int = field(default_factory=lambda: _env("ws_burst", 40))
     ws_max_strikes: int = 100
     """Refused messages (rate, malformed) a connection may send before it is closed."""
     max_connections_per_client: int = field(
-        default_factory=lambda: _env_int("PITCH_MAX_CONNECTIONS_PER_CLIENT", 256)
+        default_factory=lambda: _env("max_connections_per_client", 256)
     )
     max_spectators: int = 50
     auth_timeout: float = 30.0
     """Seconds a new socket has to send ``auth`` or ``spectate``."""
     send_queue: int = 256
     """Messages queued for a slow client before it is disconnected."""
-    max_cached_tables: int = field(default_factory=lambda: _env_int("PITCH_MAX_CACHED", 1000))
+    max_cached_tables: int = field(default_factory=lambda: _env("max_cached_tables", 1000))
     """Stored tables kept in memory for reading (``GET``) only, least recently used
     dropped first; they do not count as live tables."""
     allowed_origins: tuple[str, ...] = field(
@@ -81,20 +117,36 @@ class Settings:
     )
     """Proxies (addresses or networks) whose ``X-Forwarded-For`` is believed. Default:
     none, so a client cannot pick its own address for the per-client limits."""
-    header_seconds: float = field(default_factory=lambda: _env_float("PITCH_HEADER_SECONDS", 10.0))
+    header_seconds: float = field(default_factory=lambda: _env("header_seconds", 10.0))
     """A connection must send its request headers within this long."""
-    body_seconds: float = field(default_factory=lambda: _env_float("PITCH_BODY_SECONDS", 10.0))
+    body_seconds: float = field(default_factory=lambda: _env("body_seconds", 10.0))
     """A request's body must arrive within this long."""
     record_checks_per_minute: float = field(
-        default_factory=lambda: _env_float("PITCH_RECORD_CHECKS_PER_MINUTE", 30.0)
+        default_factory=lambda: _env("record_checks_per_minute", 30.0)
     )
     """``POST /api/records/verify`` calls per client address (each replays up to 100 games)."""
-    lease_seconds: float = field(default_factory=lambda: _env_float("PITCH_LEASE_SECONDS", 5.0))
+    lease_seconds: float = field(default_factory=lambda: _env("lease_seconds", 5.0))
     """How long this process's hold on its tables outlives its last heartbeat (one
     every fifth of it): after a crash, other processes adopt its tables this much
     later (docs/deploy.md)."""
-    ws_ping_seconds: float = field(default_factory=lambda: _env_float("PITCH_WS_PING", 20.0))
+    ws_ping_seconds: float = field(default_factory=lambda: _env("ws_ping_seconds", 20.0))
     """WebSocket pings from the server: behind a proxy they also show the proxy that
     an idle socket's server is alive (its read timeout must be longer)."""
     idle_evict_seconds: float = 600.0
     """Tables with no one connected (and no bot to move) leave memory after this long."""
+
+    def __post_init__(self) -> None:
+        types = {f.name: f.type for f in fields(self)}
+        for name, (lo, hi, env) in LIMITS.items():
+            value, whole = getattr(self, name), types[name] == "int"
+            number = isinstance(value, int if whole else (int, float))
+            if isinstance(value, bool) or not number or not (lo <= value <= hi):
+                what = f"{env} ({name})" if env else name
+                kind = "a whole number" if whole else "a number"
+                raise SettingsError(
+                    f"{what} must be {kind} from {_num(lo)} to {_num(hi)}, not {value!r}"
+                )
+
+
+def _num(x: float) -> str:
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
