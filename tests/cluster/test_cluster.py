@@ -4,6 +4,7 @@ through the proxy, a process killed or stopped under a table, a name used twice.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from pitch.cluster.postgres import ThrowawayPostgres
 from tests.cluster.helpers import (
     ClusterProcess,
     ResilientPlayer,
@@ -23,6 +25,7 @@ from tests.cluster.helpers import (
     owner,
 )
 from tests.server.helpers import verify_with_cli
+from tests.support.databases import fresh_pg_database
 
 
 def _running(db: str, run_dir: Path, *args: str) -> Iterator[ClusterProcess]:
@@ -248,3 +251,74 @@ def test_a_stopped_owner_never_writes_again(unguarded: ClusterProcess, tmp_path:
     # (Once nginx sends the table's sockets to the woken process again, it may ask
     # for the table back: a handoff, through the store, never two writers.)
     finish(cluster, tid, players, tmp_path)
+
+
+def _postgres_processes(data: Path) -> list[int]:
+    """The postmaster of the cluster in ``data`` and every process it started."""
+    master = int((data / "postmaster.pid").read_text().split()[0])
+    kids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            # "pid (comm) state ppid ...": the name may hold spaces, so split after ")".
+            if int(stat.read_text().rpartition(")")[2].split()[1]) == master:
+                kids.append(int(stat.parent.name))
+    return [master, *kids]
+
+
+def test_a_stalled_database_pauses_the_table_and_nothing_else(tmp_path: Path) -> None:
+    """Every PostgreSQL process stopped for 8 s mid-hand (a database that hangs, longer
+    than the 5 s lease): the table waits, then goes on from the same process when the
+    database answers again. By the database's clock every lease ran out meanwhile, so
+    this is the case where a supervisor could kill every process, or another process
+    take the table: neither happens, and nothing is lost."""
+    pg = ThrowawayPostgres()  # its own: stopping the shared one would stall other tests
+    url = pg.start()
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    try:
+        c = ClusterProcess(fresh_pg_database(url), run_dir)
+        c.start()
+        try:
+            tid, tokens = table(c.url, {"rules": {"players": 4, "target": 5}}, [0, 1, 2, 3])
+            players = [
+                ResilientPlayer(c.url, tid, tok, seed=i, think=0.05, silence=120)
+                for i, tok in enumerate(tokens)
+            ]
+            first = owner(c.db_url, tid)
+            timing: dict[str, float] = {}
+
+            def top() -> int:
+                return max(p.max_seq() for p in players)
+
+            async def main() -> None:
+                game = asyncio.gather(*(p.play(time.monotonic() + 200) for p in players))
+                await until(lambda: top() >= 10, 60, "a few actions")
+                stalled = _postgres_processes(pg.root / "data")
+                for pid in stalled:
+                    os.kill(pid, signal.SIGSTOP)
+                try:
+                    await asyncio.sleep(8)
+                finally:
+                    for pid in stalled:
+                        os.kill(pid, signal.SIGCONT)
+                woke, at = time.monotonic(), top()
+                timing["went_on"] = await until(lambda: top() > at, 30, "the table") - woke
+                await game
+
+            asyncio.run(main())
+            print(f"database stalled 8 s: the table went on {timing['went_on']:.2f} s after")
+            assert timing["went_on"] < 10
+            assert owner(c.db_url, tid) == first  # no failover: its owner never died
+            lease = c.health(first)["lease"]
+            assert lease["held"] and lease["lost"] >= 1  # it ran out, and was taken anew
+            assert c.proc is not None and c.proc.poll() is None
+            log = (run_dir.parent / "cluster.out").read_text()
+            for word in ("killed", "exited", "out of nginx's ring"):
+                assert word not in log, log
+            for p in c.info["processes"]:
+                os.kill(p["pid"], 0)  # every process still alive
+            finish(c, tid, players, tmp_path)
+        finally:
+            c.stop()
+    finally:
+        pg.stop()
