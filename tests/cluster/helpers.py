@@ -155,6 +155,8 @@ class ResilientPlayer:
     seat: int | None = None
     pause: asyncio.Event | None = None
     """While set, the player does not act (it still reads)."""
+    busy: int = 0
+    """``server_busy`` answers (an action not stored), each followed by a new try."""
 
     @property
     def ws_url(self) -> str:
@@ -167,6 +169,7 @@ class ResilientPlayer:
         rng = random.Random(self.seed)
         while time.monotonic() < deadline:
             acted = -1  # a new connection: what was sent before may not have landed
+            last: dict[str, Any] | None = None
             try:
                 async with websockets.connect(
                     self.ws_url, open_timeout=40, close_timeout=1, max_size=2**22
@@ -177,11 +180,20 @@ class ResilientPlayer:
                         m = json.loads(await asyncio.wait_for(ws.recv(), self.silence))
                         if m["type"] == "error" and m["code"] == "bad_token":
                             raise AssertionError(f"seat token refused: {m}")
+                        again = m["type"] == "error" and m["code"] == "server_busy"
+                        if again:  # not stored: as a player would, try again
+                            self.busy += 1
+                            acted = -1
+                            if last is None:
+                                continue
+                            m = last
                         if m["type"] == "welcome":
                             self.seat = m["seat"]
                         if m["type"] != "state":
                             continue
-                        self.seen.append(Seen(time.monotonic(), m["seq"], m["last"]))
+                        if not again:
+                            last = m
+                            self.seen.append(Seen(time.monotonic(), m["seq"], m["last"]))
                         if m["status"] == "over":
                             return dict(m)
                         g = m["game"]

@@ -83,3 +83,30 @@ def test_a_writer_that_may_not_wait_gives_way_to_a_held_write_lock(tmp_path: Pat
     repo.writer.checkpoint()
     st = repo.load("t1")
     assert st is not None and [e.kind for e in st.events] == ["action", "deal"]
+
+
+def test_an_append_survives_the_database_closing_the_writers_connection() -> None:
+    """PostgreSQL closes the writer's connection (as a restart, an idle timeout or a
+    failover does): the next append is tried once more on a new connection, and is
+    stored, where before it failed and the player was told to try again."""
+    if not os.environ.get("PITCH_TEST_PG_URL"):
+        pytest.skip("PITCH_TEST_PG_URL is not set")
+    from tests.support.databases import fresh_pg_database
+
+    db = Database(fresh_pg_database())
+    repo = TableRepo(db)
+    repo.create(
+        table_id="t1", creator="c", rules={}, options={}, first_dealer=0, seats=[("human", None)]
+    )
+    first = Append("t1", 0, [EventRow(kind="action", seat=0, action=52)])
+    assert repo.writer.append_batch([first]) == [None]
+    with db.engine.connect() as other:  # end the writer's session from outside
+        ended = other.exec_driver_sql(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).all()
+    assert ended and all(row[0] for row in ended)
+    second = Append("t1", 1, [EventRow(kind="action", seat=0, action=53)])
+    assert repo.writer.append_batch([second]) == [None]
+    st = repo.load("t1")
+    assert st is not None and [e.action for e in st.events] == [52, 53]

@@ -38,19 +38,19 @@ class ThrowawayPostgres:
         self.root = Path(tempfile.mkdtemp(prefix="pitch-pg-"))
         self.port = _free_port()
         # PostgreSQL refuses to run as root: then it runs as the package's user.
-        self._as: list[str] = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
+        self.run_as: list[str] = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
 
     @property
     def url(self) -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
 
     def _run(self, *args: str) -> None:
-        r = subprocess.run([*self._as, *args], capture_output=True, text=True)
+        r = subprocess.run([*self.run_as, *args], capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError(f"{Path(args[0]).name} failed: {(r.stdout + r.stderr).strip()}")
 
     def start(self, max_connections: int = 300) -> str:
-        if self._as:
+        if self.run_as:
             shutil.chown(self.root, "postgres")
         data = self.root / "data"
         self._run(
@@ -76,7 +76,7 @@ class ThrowawayPostgres:
     def stop(self) -> None:
         subprocess.run(
             [
-                *self._as,
+                *self.run_as,
                 str(self.bin / "pg_ctl"),
                 "-D",
                 str(self.root / "data"),

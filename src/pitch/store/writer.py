@@ -179,7 +179,8 @@ class EventWriter:
         """Store every append of ``batch`` in one transaction. Answers, per append,
         ``None`` (stored) or the error (:class:`StaleWrite`, or what the database
         raised). A stale append does not stop the others; if the transaction itself
-        fails, each append is retried in a transaction of its own.
+        fails, each append (a lone one too) is tried once more in a transaction of its
+        own, on a new connection.
 
         ``wait=False`` (SQLite): if another connection holds the write lock, raise
         :class:`WriterBusy` at once instead of waiting for it."""
@@ -190,7 +191,14 @@ class EventWriter:
             if not wait and _is_busy(e):
                 raise WriterBusy(str(e)) from e
             if len(batch) == 1:
-                return [e]
+                # Once more, on a fresh connection: the usual failure is a connection
+                # the database closed (a restart, an idle timeout, a failover), and the
+                # conditional write makes a second try safe even if the first landed.
+                log.warning("an append failed (%s); once more on a new connection", e)
+                try:
+                    return self._run(batch)
+                except Exception as e1:
+                    return [e1]
             log.warning("group commit of %d appends failed (%s); one by one", len(batch), e)
             out: list[BaseException | None] = []
             for a in batch:
