@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from pitch.engine import PlayerView
+from pitch.server.play import NotStored
 from pitch.server.service import ServiceError
-from pitch.store import Database
+from pitch.store import Append, Database
 from pitch.store.ownership import Ownership
 from tests.support.databases import DBS, db_url
 from tests.support.tables import service, started_table
@@ -76,9 +78,10 @@ async def _lost_lease(db: str) -> None:
         await a.owners.stop()
         a.owners._valid_until = 0.0
         await a.run_db(a.owners.store.release)
-        await a.play.apply(
-            t, t.state.current_player(), next(iter(t.state.legal_actions())), "player"
-        )
+        with pytest.raises(NotStored):  # an automatic move: the scheduler plans it again
+            await a.play.apply(
+                t, t.state.current_player(), next(iter(t.state.legal_actions())), "bot"
+            )
         assert t.seq == 1 and a.repo.writer.appended == 0
         moved = await b.lifecycle.find(tid, live=True)
         assert moved.seq == 1
@@ -101,3 +104,74 @@ def test_a_process_that_lost_its_lease_lets_go_and_writes_nothing(
     kind: str, tmp_path: Path
 ) -> None:
     asyncio.run(_lost_lease(db_url(kind, tmp_path)))
+
+
+async def _bot_move_not_stored(db: str) -> None:
+    """A bot's move that cannot be stored now (no valid lease for a while, then the
+    database failing once) is planned again and stored: the bot's own move, not the
+    heuristic's stand-in, and the table goes on (before, it waited for ever)."""
+    a = service(db, "a", lease_seconds=1.0)
+    await a.start()
+    try:
+        from pitch.server.schemas import CreateTable
+
+        body = CreateTable(
+            rules={"players": 2},
+            seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+            options={"bot_delay": 0.0},
+        )
+        t = await a.lifecycle.create(body, "client")
+        valid, append = a.owners.valid, a.commits.append
+        blocked = {"valid": 3, "append": 1}
+
+        def bots_turn() -> bool:
+            return t.state is not None and t.state.current_player() == 1
+
+        def flaky_valid() -> bool:
+            if blocked["valid"] and bots_turn():
+                blocked["valid"] -= 1
+                return False
+            return valid()
+
+        async def flaky_append(x: Append) -> None:
+            if blocked["append"] and not blocked["valid"] and bots_turn():
+                blocked["append"] -= 1
+                raise OSError("the database went away")
+            await append(x)
+
+        a.owners.valid = flaky_valid  # type: ignore[method-assign]
+        a.commits.append = flaky_append  # type: ignore[method-assign]
+        chosen: list[int] = []
+        choose = a.bots.choose
+
+        async def recording(spec: str, view: PlayerView, table: str) -> int:
+            chosen.append(await choose(spec, view, table))
+            return chosen[-1]
+
+        a.bots.choose = recording  # type: ignore[method-assign]
+        await a.seats.claim(t.id, 0, "ann")  # the game starts; the dealer's left bids
+        deadline = time.monotonic() + 20
+
+        def bot_moved() -> bool:  # since the blocks ran out
+            return t.last is not None and t.last["seat"] == 1
+
+        while blocked != {"valid": 0, "append": 0} or not bot_moved():
+            # The human's turns: pass or play the first card, as a player would.
+            st = t.state
+            if st is not None and st.current_player() == 0:
+                async with t.lock:
+                    if t.state is st:
+                        await a.play.apply(t, 0, min(st.legal_actions()), "player")
+            assert time.monotonic() < deadline, (blocked, t.seq)
+            await asyncio.sleep(0.05)
+        stored = a.repo.load(t.id)
+        assert stored is not None
+        bot_moves = [e.action for e in stored.events if e.kind == "action" and e.seat == 1]
+        assert bot_moves and bot_moves == chosen[-len(bot_moves) :]
+    finally:
+        await a.stop()
+
+
+@pytest.mark.parametrize("kind", DBS)
+def test_a_bot_move_that_could_not_be_stored_is_played_again(kind: str, tmp_path: Path) -> None:
+    asyncio.run(_bot_move_not_stored(db_url(kind, tmp_path)))

@@ -24,6 +24,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("pitch.server")
 
 
+class NotStored(Exception):
+    """An automatic move (a bot's, a substitute's, the turn timer's) that was legal but
+    could not be stored now (no valid lease, or the database failed): the scheduler
+    plans it again, where a player is told ``server_busy`` and tries again."""
+
+
 def check_turn(t: LiveTable, seat: int, seq: int | None) -> dict[str, object] | None:
     """The ``error`` message if ``seat`` may not act now (at ``seq``, if given)."""
     st = t.state
@@ -81,7 +87,9 @@ class Play:
         """Validate with the engine, commit, then broadcast. Call under ``t.lock``.
 
         The action is applied to a copy: until the commit returns, the table (and any
-        broadcast that a connecting player triggers meanwhile) shows the stored state."""
+        broadcast that a connecting player triggers meanwhile) shows the stored state.
+        A legal move that cannot be stored now is answered ``server_busy`` when a
+        player made it (``by == "player"``) and raises :class:`NotStored` otherwise."""
         svc = self.svc
         assert t.state is not None
         st = t.state.copy()
@@ -102,6 +110,8 @@ class Play:
             events.append(deal)
         over = st.is_terminal()
         if not svc.owners.valid():  # the store would refuse it too (owner): spare it
+            if by != "player":
+                raise NotStored(f"table {t.id}: this process holds no valid lease now")
             if conn is not None:
                 conn.send(error("server_busy"))
             return
@@ -109,9 +119,11 @@ class Play:
             await svc.commits.append(
                 Append(t.id, t.seq, events, "over" if over else "playing", st.winner)
             )
-        except Exception:
+        except Exception as e:
             log.exception("could not store an action of table %s; rebuilding it", t.id)
             await self._reload(t)
+            if by != "player":
+                raise NotStored(f"table {t.id}: {e}") from e
             if conn is not None:
                 conn.send(error("server_busy"))
             return

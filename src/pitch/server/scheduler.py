@@ -12,7 +12,7 @@ from pitch.bots.explain import explain
 from pitch.engine import TERMINAL, PlayerView, action_str
 from pitch.server.bots import fallback
 from pitch.server.live import Conn, LiveTable
-from pitch.server.play import check_turn
+from pitch.server.play import NotStored, check_turn
 from pitch.server.protocol import error
 
 if TYPE_CHECKING:
@@ -63,7 +63,8 @@ class Scheduler:
     ) -> None:
         """Make the move nobody at a keyboard makes. The bot pool answers with a legal
         move whatever the bot does (the heuristic's when it fails); should anything
-        else go wrong, the move is planned again shortly, so a table never stalls."""
+        else go wrong (the move not stored: no valid lease, a database failure), the
+        move is planned again a second later, so a table never stalls."""
         svc = self.svc
         try:
             await asyncio.sleep(max(0.0, due - time.monotonic()))
@@ -82,8 +83,13 @@ class Scheduler:
                     await svc.play.apply(t, seat, fallback(view), by)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("automatic move failed at table %s; trying again", t.id)
+        except Exception as e:
+            if svc.tables.get(t.id) is not t:
+                return  # let go meanwhile (another process serves it now)
+            if isinstance(e, NotStored):
+                log.warning("automatic move not stored (%s); trying again", e)
+            else:
+                log.exception("automatic move failed at table %s; trying again", t.id)
             if t.timer is None or t.timer is asyncio.current_task():
                 t.timer = asyncio.create_task(
                     self._auto(t, seq, seat, time.monotonic() + 1.0, by, spec)
