@@ -331,7 +331,8 @@ def test_a_stalled_or_restarted_database_pauses_the_table_and_nothing_else(
                 await game
 
             asyncio.run(main())
-            print(f"the table went on {went_on} s after the database came back")
+            busy = sum(p.busy for p in players)  # actions sent while it was still down
+            print(f"the table went on {went_on} s after the database came back; {busy=}")
             assert all(s < 10 for s in went_on.values()), went_on
             assert owner(c.db_url, tid) == first  # no failover: its owner never died
             lease = c.health(first)["lease"]
