@@ -33,7 +33,17 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_server import by_table, free_port, pct, play_socket, seat_tables, server_cpu
+from bench_server import (
+    CONNECT,
+    by_table,
+    free_port,
+    pct,
+    play_socket,
+    run_loop,
+    seat_tables,
+    server_cpu,
+    tree_cpu,
+)
 
 
 async def seat_client(
@@ -53,9 +63,9 @@ async def seat_client(
         try:
             if first:
                 async with gate:  # a gradual ramp: thousands of handshakes at once time out
-                    ws = await websockets.connect(ws_url, max_size=2**22, open_timeout=120)
+                    ws = await websockets.connect(ws_url, open_timeout=120, **CONNECT)
             else:
-                ws = await websockets.connect(ws_url, max_size=2**22, open_timeout=60)
+                ws = await websockets.connect(ws_url, open_timeout=60, **CONNECT)
                 out["reconnects"] += 1
             first = False
         except (OSError, TimeoutError, websockets.WebSocketException) as e:
@@ -136,7 +146,7 @@ def client_process(
                     o[k] -= offset
         return outs
 
-    outs = asyncio.run(main())
+    outs = run_loop(main)
     return {"seats": outs, "cpu_s": time.process_time()}
 
 
@@ -242,7 +252,8 @@ def main() -> int:
         victim = info["processes"][0]
         pids = [p["pid"] for p in info["processes"]]
         cpu0 = {p: server_cpu(p) for p in pids}
-        nginx_cpu0 = server_cpu(info["nginx_pid"])
+        nginx_cpu0 = tree_cpu(info["nginx_pid"])
+        pg_cpu0 = tree_cpu(info.get("postgres_pid"))
         ctx = multiprocessing.get_context("spawn")
         with ctx.Pool(procs) as pool:
             job = pool.map_async(
@@ -256,7 +267,8 @@ def main() -> int:
             results = job.get()
         outs = [o for r in results for o in r["seats"]]
         cpu = {p: server_cpu(p) for p in pids}
-        nginx_cpu = server_cpu(info["nginx_pid"])
+        nginx_cpu = tree_cpu(info["nginx_pid"])
+        pg_cpu = tree_cpu(info.get("postgres_pid"))
         lat = [x for o in outs for x in o["latencies"]]
         timed = sorted(
             (t, x) for o in outs for t, x in zip(o["acked_at"], o["latencies"], strict=True)
@@ -296,6 +308,9 @@ def main() -> int:
                 round(nginx_cpu - nginx_cpu0, 1)
                 if nginx_cpu is not None and nginx_cpu0 is not None
                 else None
+            ),
+            "postgres_cpu_s": (
+                round(pg_cpu - pg_cpu0, 1) if pg_cpu is not None and pg_cpu0 is not None else None
             ),
             "clients_cpu_s": round(sum(r["cpu_s"] for r in results), 1),
         }

@@ -27,15 +27,30 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+# As a browser connects: no per-message deflate offered (the server has it off) and no
+# pings of its own (browsers send none; the server's pings are answered).
+CONNECT: dict[str, Any] = {"max_size": 2**22, "compression": None, "ping_interval": None}
+
+
+def run_loop(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run a client process's coroutine on uvloop (the server's loop too): the clients
+    share the machine with the servers they measure, so their CPU is the servers' loss."""
+    import uvloop
+
+    return uvloop.run(main())
 
 
 def choose(game: dict[str, Any], rng: random.Random) -> str:
@@ -69,40 +84,43 @@ async def play_socket(
     acted, sent_at, seat = -1, None, None
     try:
         await ws.send(json.dumps({"type": "auth", "token": token}))
-        while time.monotonic() < until:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), max(0.1, until - time.monotonic()))
-            except TimeoutError:
-                break
-            now = time.monotonic()
-            m = json.loads(raw)
-            if m["type"] == "welcome":
-                seat = m["seat"]
-                continue
-            if m["type"] == "error":
-                (on_error or out["errors"].append)(m["code"])
-                continue
-            if m["type"] != "state":
-                continue
-            if on_state is not None:
-                on_state(m, now)
-            out["max_seq"] = max(out["max_seq"], m["seq"])
-            last = m["last"]
-            if sent_at is not None and m["seq"] > acted and last and last["seat"] == seat:
-                out["latencies"].append(now - sent_at)
-                out["acked_at"].append(clock())
-                sent_at = None
-                out["acked"] += 1
-            g = m["game"]
-            if m["status"] != "playing" or not g or g["turn"] != seat or m["seq"] <= acted:
-                continue
-            acted = m["seq"]
-            await asyncio.sleep(rng.uniform(*think))
-            if time.monotonic() >= until:
-                break
-            sent_at = time.monotonic()
-            out["sent"] += 1
-            await ws.send(json.dumps({"type": "action", "action": choose(g, rng), "seq": acted}))
+        # One deadline for the session: a wait_for per frame cost a task each.
+        async with asyncio.timeout(max(0.1, until - time.monotonic())):
+            while time.monotonic() < until:
+                raw = await ws.recv()
+                now = time.monotonic()
+                m = json.loads(raw)
+                if m["type"] == "welcome":
+                    seat = m["seat"]
+                    continue
+                if m["type"] == "error":
+                    (on_error or out["errors"].append)(m["code"])
+                    continue
+                if m["type"] != "state":
+                    continue
+                if on_state is not None:
+                    on_state(m, now)
+                out["max_seq"] = max(out["max_seq"], m["seq"])
+                last = m["last"]
+                if sent_at is not None and m["seq"] > acted and last and last["seat"] == seat:
+                    out["latencies"].append(now - sent_at)
+                    out["acked_at"].append(clock())
+                    sent_at = None
+                    out["acked"] += 1
+                g = m["game"]
+                if m["status"] != "playing" or not g or g["turn"] != seat or m["seq"] <= acted:
+                    continue
+                acted = m["seq"]
+                await asyncio.sleep(rng.uniform(*think))
+                if time.monotonic() >= until:
+                    break
+                sent_at = time.monotonic()
+                out["sent"] += 1
+                await ws.send(
+                    json.dumps({"type": "action", "action": choose(g, rng), "seq": acted})
+                )
+    except TimeoutError:
+        pass  # the run is over
     except closed:
         pass  # the socket closed under it: as when it ends
     return sent_at is not None
@@ -120,7 +138,7 @@ async def seat_client(
 
     try:
         async with gate:  # a gradual ramp: a thousand handshakes at once time out
-            ws = await websockets.connect(ws_url, max_size=2**22, open_timeout=120)
+            ws = await websockets.connect(ws_url, open_timeout=120, **CONNECT)
     except (OSError, TimeoutError) as e:
         out["errors"].append(f"connect: {e}")
         return
@@ -160,7 +178,7 @@ def client_process(
         )
         return outs
 
-    outs = asyncio.run(main())
+    outs = run_loop(main)
     merged: dict[str, Any] = {
         "latencies": [],
         "acked_at": [],
@@ -191,6 +209,37 @@ def server_cpu(pid: int, *, system_only: bool = False) -> float | None:
         return None
     ticks = int(fields[12]) if system_only else int(fields[11]) + int(fields[12])
     return round(ticks / os.sysconf("SC_CLK_TCK"), 2)
+
+
+def tree_cpu(pid: int | None) -> float | None:
+    """CPU seconds of a process and all its descendants, live or reaped (Linux): nginx's
+    workers under its master, PostgreSQL's backends under the postmaster."""
+    if pid is None:
+        return None
+    parents: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            parents.setdefault(ppid, []).append(int(d.name))
+
+    def own(p: int) -> float:
+        try:
+            f = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return sum(int(x) for x in f[11:15]) / os.sysconf("SC_CLK_TCK")  # + reaped children
+
+    if not Path(f"/proc/{pid}").exists():
+        return None
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        total += own(p)
+        todo += parents.get(p, [])
+    return round(total, 2)
 
 
 def seat_tables(base: str, tables: int) -> list[tuple[str, str]]:

@@ -73,6 +73,13 @@ class ThrowawayPostgres:
         )
         return self.url
 
+    def pid(self) -> int | None:
+        """The postmaster's process id (its backends are its children), while it runs."""
+        try:
+            return int((self.root / "data" / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
     def stop(self) -> None:
         subprocess.run(
             [

@@ -255,6 +255,7 @@ class Cluster:
             "run_dir": str(self.run_dir),
             "throwaway_db": self.pg is not None,
             "nginx_pid": self.nginx.pid if self.nginx else None,
+            "postgres_pid": self.pg.pid() if self.pg else None,
             "supervisor_pid": os.getpid(),
             "processes": [
                 {
