@@ -253,9 +253,10 @@ def test_a_stopped_owner_never_writes_again(unguarded: ClusterProcess, tmp_path:
     finish(cluster, tid, players, tmp_path)
 
 
-def _postgres_processes(data: Path) -> list[int]:
-    """The postmaster of the cluster in ``data`` and every process it started."""
-    master = int((data / "postmaster.pid").read_text().split()[0])
+def _postgres_processes(pg: ThrowawayPostgres) -> list[int]:
+    """The postmaster of ``pg`` and every process it started."""
+    master = pg.pid()
+    assert master is not None, "PostgreSQL is not running"
     kids = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         with contextlib.suppress(OSError, ValueError, IndexError):
@@ -309,7 +310,7 @@ def test_a_stalled_or_restarted_database_pauses_the_table_and_nothing_else(
             async def main() -> None:
                 game = asyncio.gather(*(p.play(time.monotonic() + 240) for p in players))
                 await until(lambda: top() >= 10, 60, "a few actions")
-                stalled = _postgres_processes(data)
+                stalled = _postgres_processes(pg)
                 for pid in stalled:
                     os.kill(pid, signal.SIGSTOP)
                 try:
