@@ -119,10 +119,8 @@ async def play_socket(
                 await ws.send(
                     json.dumps({"type": "action", "action": choose(g, rng), "seq": acted})
                 )
-    except TimeoutError:
-        pass  # the run is over
-    except closed:
-        pass  # the socket closed under it: as when it ends
+    except (TimeoutError, *closed):
+        pass  # the run is over, or the socket closed under it (as when it ends)
     return sent_at is not None
 
 
@@ -200,46 +198,43 @@ def client_process(
     return merged
 
 
+def _stat(pid: int) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (Linux), or None."""
+    try:
+        # "pid (comm) state ppid ...": the name may hold spaces, so split after ")".
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
 def server_cpu(pid: int, *, system_only: bool = False) -> float | None:
     """CPU seconds the server process has used (Linux), to see who is the bottleneck:
     user plus system time, or the system (kernel) part only."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
+    f = _stat(pid)
+    if f is None:
         return None
-    ticks = int(fields[12]) if system_only else int(fields[11]) + int(fields[12])
+    ticks = int(f[12]) if system_only else int(f[11]) + int(f[12])
     return round(ticks / os.sysconf("SC_CLK_TCK"), 2)
 
 
 def tree_cpu(pid: int | None) -> float | None:
     """CPU seconds of a process and all its descendants, live or reaped (Linux): nginx's
     workers under its master, PostgreSQL's backends under the postmaster."""
-    if pid is None:
+    if pid is None or _stat(pid) is None:
         return None
-    parents: dict[int, list[int]] = {}
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            parents.setdefault(ppid, []).append(int(d.name))
-
-    def own(p: int) -> float:
-        try:
-            f = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return 0.0
-        return sum(int(x) for x in f[11:15]) / os.sysconf("SC_CLK_TCK")  # + reaped children
-
-    if not Path(f"/proc/{pid}").exists():
-        return None
-    total, todo = 0.0, [pid]
+    stats = {int(d.name): _stat(int(d.name)) for d in Path("/proc").iterdir() if d.name.isdigit()}
+    children: dict[int, list[int]] = {}
+    for p, f in stats.items():
+        if f is not None:
+            children.setdefault(int(f[1]), []).append(p)
+    ticks, todo = 0, [pid]
     while todo:
         p = todo.pop()
-        total += own(p)
-        todo += parents.get(p, [])
-    return round(total, 2)
+        f = stats.get(p) or _stat(p)
+        if f is not None:
+            ticks += sum(int(x) for x in f[11:15])  # its user and system, and reaped children's
+        todo += children.get(p, [])
+    return round(ticks / os.sysconf("SC_CLK_TCK"), 2)
 
 
 def seat_tables(base: str, tables: int) -> list[tuple[str, str]]:

@@ -190,16 +190,11 @@ class EventWriter:
         except Exception as e:
             if not wait and _is_busy(e):
                 raise WriterBusy(str(e)) from e
-            if len(batch) == 1:
-                # Once more, on a fresh connection: the usual failure is a connection
-                # the database closed (a restart, an idle timeout, a failover), and the
-                # conditional write makes a second try safe even if the first landed.
-                log.warning("an append failed (%s); once more on a new connection", e)
-                try:
-                    return self._run(batch)
-                except Exception as e1:
-                    return [e1]
-            log.warning("group commit of %d appends failed (%s); one by one", len(batch), e)
+            # Each once more, in a transaction of its own, on a fresh connection: the
+            # usual failure is a connection the database closed (a restart, an idle
+            # timeout, a failover), and the conditional write makes a second try safe
+            # even if the first landed (it answers StaleWrite then).
+            log.warning("a commit of %d appends failed (%s); each once more", len(batch), e)
             out: list[BaseException | None] = []
             for a in batch:
                 try:
