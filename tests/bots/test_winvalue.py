@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pitch.bots import make_bot, play_game, winvalue
+from pitch.bots import make_bot, winvalue
 from pitch.engine import GameState, Rules
-from pitch.engine.errors import PitchError, RecordError
-from pitch.engine.records import game_record
+from pitch.engine.errors import PitchError
 from pitch.fastcore._jit import new_floats
 from pitch.fastcore.value import CELLS, win_cell, win_value
 from tests.support.finished import finished_hand
@@ -21,8 +20,7 @@ from tests.support.finished import finished_hand
 def test_the_shipped_table_is_its_weights_baked() -> None:
     data = json.loads(winvalue.MODEL_PATH.read_text(encoding="utf-8"))
     assert data["format"] == winvalue.FORMAT and data["library"] == "numpy"
-    own = data.get("search_games", {})
-    assert winvalue.bake(data["weights"], own.get("weights"), own.get("sides", ())) == data["table"]
+    assert winvalue.bake(data["weights"]) == data["table"]
     assert winvalue.point_scale(data["table"]) == data["scale"]
     assert len(winvalue.shipped().table) == CELLS
 
@@ -126,60 +124,3 @@ def test_master_playing_for_the_game_acts_legally() -> None:
     for bad in ("chips", "1.5", "-0.1", "nan"):
         with pytest.raises(ValueError, match="win_weight"):
             make_bot(f"pimc:win_weight={bad}", rng=random.Random(0))
-
-
-def _records(rules: Rules, games: int, seed: int) -> list[dict[str, object]]:
-    out = []
-    for g in range(games):
-        bots = [make_bot("heuristic", rng=random.Random(seed)) for _ in range(rules.players)]
-        state = play_game(rules, bots, random.Random(seed * 1000 + g)).state
-        out.append(game_record(state))
-    return out
-
-
-def test_records_are_counted_by_the_cell_each_side_was_in_at_each_hand() -> None:
-    rules = Rules(partnerships=True, target=7)
-    records = _records(rules, 6, 1)
-    counts, covered, (finished, unfinished, hands) = winvalue.record_counts(records)
-    assert covered == {2} and finished == 6 and unfinished == 0
-    assert hands == sum(len(r["hands"]) for r in records)  # type: ignore[arg-type]
-    visits, wins = counts[0::2], counts[1::2]
-    assert sum(visits) == 2 * hands  # both sides, every hand
-    # At 0-0 every game visits the start once per side: one side deals, one does not,
-    # and exactly one of the two wins.
-    start = [win_cell(2, d, 7, 7) for d in (0, 1)]
-    assert [visits[c] for c in start] == [6, 6]
-    assert wins[start[0]] + wins[start[1]] == 6
-    assert all(w <= v for w, v in zip(wins, visits, strict=True))
-
-
-def test_a_record_that_breaks_the_rules_is_refused_naming_it() -> None:
-    record = _records(Rules(partnerships=True, target=7), 1, 2)[0]
-    hand = record["hands"][0]  # type: ignore[index]
-    hand["scores"] = [99, 0]  # type: ignore[index]
-    with pytest.raises(RecordError):
-        winvalue.record_counts([record])
-
-
-def test_the_search_games_replace_the_tables_they_cover() -> None:
-    pytest.importorskip("numpy")
-    records = _records(Rules(partnerships=True, target=7), 30, 3)
-    model = winvalue.train(
-        50, 2, winvalue.run_threads(2), steps=100, records=records, sources=["x.jsonl"]
-    )
-    own = model["search_games"]
-    assert own["sides"] == [2] and own["sources"] == ["x.jsonl"] and own["games_finished"] == 30
-    assert winvalue.bake(model["weights"], own["weights"], [2]) == model["table"]
-    plain = winvalue.bake(model["weights"])
-    for i, cell in enumerate(winvalue.cells()):
-        if cell[0] != 2:
-            assert model["table"][i] == plain[i]
-    assert model["table"] != plain  # the 2-side cells are the records' network
-    with pytest.raises(PitchError, match="no finished game"):
-        winvalue.train(5, 2, winvalue.run_threads(1), steps=5, records=[_unfinished()])
-
-
-def _unfinished() -> dict[str, object]:
-    rules = Rules(partnerships=True, target=7)
-    bots = [make_bot("heuristic", rng=random.Random(0)) for _ in range(4)]
-    return game_record(play_game(rules, bots, random.Random(0), max_hands=1).state)

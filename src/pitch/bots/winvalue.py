@@ -11,14 +11,6 @@ which smooths the cells that few games reached; the shipped model
 (``models/win_value.json``) holds its weights and the table baked from them, which
 the search reads (``pimc:value=win``).
 
-Given game records of the search playing itself (``pitch arena pimc pimc --out``,
-``--records``), the cells of every number of sides those games cover are learned from
-them instead, by a second network of the same shape fitted to their counts alone: how
-likely a side is to win from a score depends on how the others play, and a table
-learned from the heuristic's games misjudges the search's (the search outbids a side
-about to go out far more often than the heuristic does, and the dealer's last bid
-counts for more, R3.6: ``docs/results/win-value/``).
-
 Why numpy: the network is tiny and trains in seconds on one core, numpy is already
 installed with the compiled core (the ``fast`` extra, for numba), and the search never
 runs the network (it reads the baked table in the kernel). PyTorch would add hundreds
@@ -33,7 +25,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,12 +33,11 @@ from typing import Any, Final
 
 from pitch.engine import Rules
 from pitch.engine.errors import PitchError
-from pitch.engine.records import replay_record
 from pitch.fastcore import layout
 from pitch.fastcore._jit import COMPILED, new_array, seed64, zeros
 from pitch.fastcore.games import ROW, STATS, play_games
 from pitch.fastcore.packing import table
-from pitch.fastcore.value import CELLS, MAX_SIDES, MIN_SIDES, TOGO, TOGO_MIN, win_cell
+from pitch.fastcore.value import CELLS, MAX_SIDES, MIN_SIDES, TOGO, TOGO_MIN
 
 MODEL_PATH: Final = Path(__file__).parent / "models" / "win_value.json"
 """The shipped model."""
@@ -169,70 +160,6 @@ def self_play(games: int, seed: int, runner: Runner) -> tuple[list[int], list[in
     return counts, stats
 
 
-def record_counts(records: Iterable[object]) -> tuple[list[int], set[int], list[int]]:
-    """Cell counts (``2 * CELLS``, as :func:`self_play`) from game records, each
-    replayed and checked first (a bad one raises :class:`RecordError` naming what is
-    wrong), the numbers of sides they cover, and :data:`STATS` totals. Unfinished
-    games are left out of the counts, as in self-play."""
-    counts = [0] * (2 * CELLS)
-    covered: set[int] = set()
-    stats = [0] * STATS
-    for record in records:
-        state = replay_record(record)
-        if state.winner is None:
-            stats[1] += 1
-            continue
-        rules = state.rules
-        sides = rules.num_sides
-        covered.add(sides)
-        stats[0] += 1
-        scores = [0] * sides
-        for hand in state.history:
-            stats[2] += 1
-            dealing = rules.side_of(hand.dealer)
-            for side in range(sides):
-                need = rules.target - scores[side]
-                other = min(rules.target - scores[j] for j in range(sides) if j != side)
-                cell = win_cell(sides, 1 if side == dealing else 0, need, other)
-                counts[2 * cell] += 1
-                counts[2 * cell + 1] += 1 if state.winner == side else 0
-            scores = list(hand.scores)
-    return counts, covered, stats
-
-
-def _only(counts: Sequence[int], sides: Iterable[int]) -> list[int]:
-    """``counts`` with every cell outside ``sides`` zeroed (left out of a fit)."""
-    keep = set(sides)
-    out = [0] * (2 * CELLS)
-    for i, cell in enumerate(cells()):
-        if cell[0] in keep:
-            out[2 * i] = counts[2 * i]
-            out[2 * i + 1] = counts[2 * i + 1]
-    return out
-
-
-PRIOR_VISITS: Final = 50.0
-"""Pseudo-visits of the heuristic's games added to each cell of the search's own: a
-few thousand games of the search leave most cells with a handful of visits, and a
-network fitted to those alone makes up chances far from what any game showed (a side
-8 points further behind winning more often); the heuristic's frequency holds a cell
-until the search's games have visited it more than this."""
-
-
-def _prior(heuristic: Sequence[int], own: Sequence[int], covered: Iterable[int]) -> list[float]:
-    """The counts of the ``covered`` cells: the search's own, plus :data:`PRIOR_VISITS`
-    at the heuristic's win frequency wherever the heuristic's games went."""
-    keep = set(covered)
-    out = [0.0] * (2 * CELLS)
-    for i, cell in enumerate(cells()):
-        if cell[0] not in keep:
-            continue
-        n, w = heuristic[2 * i], heuristic[2 * i + 1]
-        out[2 * i] = own[2 * i] + (PRIOR_VISITS if n else 0.0)
-        out[2 * i + 1] = own[2 * i + 1] + (PRIOR_VISITS * w / n if n else 0.0)
-    return out
-
-
 # -- the network ---------------------------------------------------------------
 
 
@@ -267,9 +194,7 @@ def _forward(params: Sequence[Any], x: Any) -> tuple[Any, list[Any]]:
     return (h @ params[-2] + params[-1])[:, 0], acts
 
 
-def fit(
-    counts: Sequence[float], seed: int, steps: int = STEPS
-) -> tuple[list[Any], dict[str, float]]:
+def fit(counts: Sequence[int], seed: int, steps: int = STEPS) -> tuple[list[Any], dict[str, float]]:
     """The network fitted to the counts by Adam on the weighted log loss; returns the
     parameters and the fit's figures (log loss per visit, against the loss of one
     constant and of the raw cell frequencies)."""
@@ -313,19 +238,12 @@ def fit(
     return params, figures
 
 
-def bake(
-    weights: Sequence[Sequence[Any]],
-    own: Sequence[Sequence[Any]] | None = None,
-    own_sides: Iterable[int] = (),
-) -> list[float]:
-    """The table: the network's win chance for every cell (4 decimals), the cells of
-    ``own_sides`` from the network ``own`` (learned from the search's own games).
-    Plain Python, so that a check needs no numpy."""
+def bake(weights: Sequence[Sequence[Any]]) -> list[float]:
+    """The table: the network's win chance for every cell (4 decimals). Plain Python,
+    so that a check needs no numpy."""
     out = []
-    mine = set(own_sides)
+    layers = [(weights[k], weights[k + 1]) for k in range(0, len(weights), 2)]
     for cell in cells():
-        net = own if own is not None and cell[0] in mine else weights
-        layers = [(net[k], net[k + 1]) for k in range(0, len(net), 2)]
         h = features(*cell)
         for li, (wm, bias) in enumerate(layers):
             z = [bias[j] + sum(h[i] * wm[i][j] for i in range(len(h))) for j in range(len(bias))]
@@ -349,47 +267,16 @@ def point_scale(table_: Sequence[float]) -> float:
     return round(2.0 / slope, 3)
 
 
-def train(
-    games: int,
-    seed: int,
-    runner: Runner,
-    steps: int = STEPS,
-    records: Sequence[object] = (),
-    sources: Sequence[str] = (),
-) -> dict[str, Any]:
-    """Self-play, fit and bake: the model as the JSON object :func:`save` writes.
-    ``records`` (games of the search, named by ``sources``) replace the self-play
-    counts for the numbers of sides they cover."""
+def train(games: int, seed: int, runner: Runner, steps: int = STEPS) -> dict[str, Any]:
+    """Self-play, fit and bake: the model as the JSON object :func:`save` writes."""
     if games < 1:
         raise PitchError(f"games per table and target must be 1 or more, not {games}")
     started = time.perf_counter()
     counts, stats = self_play(games, seed, runner)
-    own_counts, covered, own_stats = record_counts(records)
-    if records and not covered:
-        raise PitchError("the records hold no finished game to learn from")
     played = time.perf_counter() - started
-    params, figures = fit(
-        _only(counts, set(range(MIN_SIDES, MAX_SIDES + 1)) - covered), seed, steps
-    )
+    params, figures = fit(counts, seed, steps)
     weights = [p.tolist() for p in params]
-    own: dict[str, Any] = {}
-    own_weights = None
-    if covered:
-        prior = _prior(counts, own_counts, covered)
-        own_params, own_figures = fit(prior, seed, steps)
-        own_weights = [p.tolist() for p in own_params]
-        own = {
-            "search_games": {
-                "sources": list(sources),
-                "sides": sorted(covered),
-                "games_finished": own_stats[0],
-                "games_unfinished": own_stats[1],
-                "hands": own_stats[2],
-                "fit": {k: round(v, 6) for k, v in own_figures.items()},
-                "weights": own_weights,
-            }
-        }
-    baked = bake(weights, own_weights, covered)
+    baked = bake(weights)
     return {
         "format": FORMAT,
         "kind": "win-value",
@@ -410,7 +297,6 @@ def train(
         "fit": {k: round(v, 6) for k, v in figures.items()},
         "scale": point_scale(baked),
         "weights": weights,
-        **own,
         "table": baked,
     }
 

@@ -41,27 +41,11 @@ def win_value(
         typer.Option(help="Play the games as Ray tasks: a cluster ADDRESS, or 'auto'/'local'."),
     ] = None,
     steps: Annotated[int, typer.Option(min=1, max=100_000, help="Training steps.")] = 3000,
-    records: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--records",
-            help="Game records of the search playing itself (pitch arena ... --out): the "
-            "tables they cover are learned from them (repeatable).",
-            exists=True,
-            dir_okay=False,
-            readable=True,
-        ),
-    ] = None,
 ) -> None:
     """Learn how likely a side is to win the game from each score (what `master`
     plays for, `pimc:win_weight`): self-play with the heuristic on every table and
-    target (or, for the tables `--records` cover, the search's own games), then a
-    small network fitted to the outcomes, written as JSON."""
-    import hashlib
-
+    target, then a small network fitted to the outcomes, written as JSON."""
     from pitch.bots import winvalue
-    from pitch.engine.errors import RecordError
-    from pitch.engine.records import read_records
 
     console = Console(stderr=True)
     try:  # a bad --out fails now, not after minutes of self-play
@@ -80,18 +64,8 @@ def win_value(
             raise typer.BadParameter(str(e), param_hint="--ray") from None
     else:
         runner = winvalue.run_threads(workers or os.cpu_count() or 1)
-    games_of_search: list[object] = []
-    sources: list[str] = []
-    for path in records or ():
-        try:
-            games_of_search.extend(read_records(path))
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        except (OSError, UnicodeDecodeError, RecordError) as e:
-            console.print(f"[red]cannot read {path}: {e}[/red]")
-            raise typer.Exit(2) from None
-        sources.append(f"{path.name} sha256:{digest}")
     try:
-        model = winvalue.train(games, seed, runner, steps, games_of_search, sources)
+        model = winvalue.train(games, seed, runner, steps)
     except PitchError as e:
         console.print(f"[red]{e}[/red]")
         raise typer.Exit(2) from None
