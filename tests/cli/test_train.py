@@ -1,4 +1,4 @@
-"""``pitch train win-value``: self-play to a model file the search can read."""
+"""``pitch train win-value`` and ``bid-value``: self-play to model files the bots read."""
 
 from __future__ import annotations
 
@@ -44,3 +44,34 @@ def test_train_refuses_an_output_it_cannot_write_before_playing(tmp_path: Path) 
         r = runner.invoke(app, ["train", "win-value", "--games", "2000", "-o", str(out)])
         assert r.exit_code == 2, r.output
         assert "cannot write" in r.output and "games (" not in r.output  # nothing played
+
+
+def test_train_bid_value_writes_a_model_the_kernels_can_read(tmp_path: Path) -> None:
+    pytest.importorskip("numpy")
+    from pitch.fastcore import bidmodel
+
+    out = tmp_path / "bv.json"
+    args = ["train", "bid-value", "--deals", "400", "--seed", "3"]
+    r = runner.invoke(app, [*args, "--workers", "2", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "held-out hands" in r.output and "4 pairs" in r.output and "wrote" in r.output
+    again = tmp_path / "again.json"
+    assert runner.invoke(app, [*args, "--workers", "1", "-o", str(again)]).exit_code == 0
+    assert bidmodel.read(again) == bidmodel.read(out)  # the seed fixes the model
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [["--deals", "3"], ["--deals", "1e9"], ["--deals", "x"], ["--workers", "-1"], ["--ray"]],
+)
+def test_train_bid_value_refuses_bad_options(tmp_path: Path, bad: list[str]) -> None:
+    out = tmp_path / "m.json"
+    r = runner.invoke(app, ["train", "bid-value", *bad, "-o", str(out)])
+    assert r.exit_code == 2
+    assert not out.exists()
+
+
+def test_train_bid_value_refuses_an_output_it_cannot_write(tmp_path: Path) -> None:
+    (tmp_path / "adir").mkdir()
+    r = runner.invoke(app, ["train", "bid-value", "-o", str(tmp_path / "adir")])
+    assert r.exit_code == 2 and "cannot write" in r.output

@@ -28,6 +28,7 @@ from typing import Final
 from pitch.engine.actions import BID_BASE
 from pitch.engine.cards import FULL_DECK, GAME_VALUE, JACK, RANK_OF, SUIT_MASK, SUIT_OF
 from pitch.engine.state import BID, GameState
+from pitch.fastcore import bidmodel
 
 GAME_UNIT: Final = 0.04
 """Points one game-count unit is worth (a ten: 0.4)."""
@@ -98,13 +99,59 @@ def suit_estimate(hand: int, suit: int, players: int, partnerships: bool) -> flo
     return high + low + jack + max(0.05, min(0.9, game))
 
 
+def suit_features(hand: int, suit: int, players: int, partnerships: bool) -> list[float]:
+    """The learned estimate's inputs (``pitch.fastcore.bidmodel``): the ranks of the
+    top and bottom trumps and the number of trumps (each picks one weight), then the
+    Jack, the Jack times the trumps, the Jack under a higher trump, the tens, the face
+    cards' Game points, the side aces, the second trump's rank (-1: none) and the
+    hand-written estimate."""
+    trumps = hand & SUIT_MASK[suit]
+    cards = _cards(trumps)
+    hi = RANK_OF[cards[-1]]
+    lo = RANK_OF[cards[0]]
+    jack = 1 if trumps >> (suit * 13 + JACK) & 1 else 0
+    tens = sum(1 for c in _cards(hand) if RANK_OF[c] == 8)
+    face = sum(GAME_VALUE[RANK_OF[c]] for c in _cards(hand)) - 10 * tens
+    aces = sum(1 for c in _cards(hand) if RANK_OF[c] == 12 and SUIT_OF[c] != suit)
+    second = RANK_OF[cards[-2]] if len(cards) > 1 else -1
+    return [
+        hi,
+        lo,
+        len(cards),
+        jack,
+        jack * len(cards),
+        jack if hi > JACK else 0,
+        tens,
+        face,
+        aces,
+        second,
+        suit_estimate(hand, suit, players, partnerships),
+    ]
+
+
+def learned_estimate(hand: int, suit: int, players: int, partnerships: bool) -> float:
+    """The shipped model's points for pitching ``suit`` (0 without a card of it)."""
+    if not hand & SUIT_MASK[suit]:
+        return 0.0
+    f = suit_features(hand, suit, players, partnerships)
+    w = bidmodel.WEIGHTS
+    o = bidmodel.FEATURES * bidmodel.model_index(players, partnerships)
+    v = w[o + bidmodel.W_HIGH + int(f[0])]
+    v += w[o + bidmodel.W_LOW + int(f[1])]
+    v += w[o + bidmodel.W_COUNT + int(f[2])]
+    for i, x in enumerate(f[3:]):
+        v += w[o + bidmodel.W_DENSE + i] * x
+    return v
+
+
 def best_suit(hand: int, players: int, partnerships: bool) -> tuple[int, float]:
-    """The suit to pitch and its estimate."""
-    best, value = 0, -1.0
+    """The suit to pitch and its learned estimate."""
+    best, value = -1, 0.0
     for s in range(4):
-        v = suit_estimate(hand, s, players, partnerships)
-        if v > value:
-            best, value = s, v
+        if hand & SUIT_MASK[s]:
+            v = learned_estimate(hand, s, players, partnerships)
+            if best < 0 or v > value:
+                best, value = s, v
     return best, value
 
 

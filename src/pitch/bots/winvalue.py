@@ -26,15 +26,16 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from pitch.bots import selfplay
 from pitch.engine import Rules
 from pitch.engine.errors import PitchError
 from pitch.fastcore import layout
 from pitch.fastcore._jit import COMPILED, new_array, seed64, zeros
+from pitch.fastcore.bidmodel import TABLES
 from pitch.fastcore.games import ROW, STATS, play_games
 from pitch.fastcore.packing import table
 from pitch.fastcore.value import CELLS, MAX_SIDES, MIN_SIDES, TOGO, TOGO_MIN
@@ -43,8 +44,6 @@ MODEL_PATH: Final = Path(__file__).parent / "models" / "win_value.json"
 """The shipped model."""
 
 FORMAT: Final = 1
-TABLES: Final = ((2, False), (3, False), (4, False), (5, False), (6, False), (7, False), (4, True))
-"""The tables self-play covers: (players, partnerships)."""
 TARGETS: Final = (7, 11, 15, 21)
 """The targets self-play covers (R6.1)."""
 BATCH: Final = 2000
@@ -129,22 +128,12 @@ def tasks(games: int, seed: int) -> list[Task]:
 
 def run_threads(workers: int) -> Runner:
     """Tasks on ``workers`` threads of this process (the kernels release the GIL)."""
-
-    def run(items: Sequence[Task]) -> Iterator[list[int]]:
-        with ThreadPoolExecutor(max(1, workers)) as pool:
-            yield from pool.map(lambda t: play_task(*t), items)
-
-    return run
+    return selfplay.run_threads(play_task, workers)
 
 
 def run_ray(address: str) -> Runner:
     """Tasks as Ray tasks on the cluster at ``address`` (see :mod:`pitch.bots.ray_backend`)."""
-    from pitch.bots.ray_backend import ray_map
-
-    def run(items: Sequence[Task]) -> Iterator[list[int]]:
-        yield from ray_map(play_task, list(items), address)
-
-    return run
+    return selfplay.run_ray(play_task, address)
 
 
 def self_play(games: int, seed: int, runner: Runner) -> tuple[list[int], list[int]]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -21,6 +22,58 @@ def register(app: typer.Typer) -> None:
     app.add_typer(train_app, name="train")
 
 
+def _writable(out: Path) -> None:
+    """A bad ``--out`` fails now, not after minutes of self-play."""
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        writable = os.access(out.parent, os.W_OK) and not out.is_dir()
+    except OSError:
+        writable = False
+    if not writable:
+        raise typer.BadParameter(f"cannot write {out}", param_hint="--out")
+
+
+def _runner(module: Any, workers: int, ray: str | None) -> Any:
+    """``module``'s runner: Ray tasks at ``ray``, else ``workers`` threads (0: a
+    thread per local core)."""
+    if ray is None:
+        return module.run_threads(workers or os.cpu_count() or 1)
+    from pitch.bots.ray_backend import RayUnavailable
+
+    try:
+        return module.run_ray(ray)
+    except RayUnavailable as e:
+        raise typer.BadParameter(str(e), param_hint="--ray") from None
+
+
+def _train(console: Console, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    try:
+        return work()
+    except PitchError as e:
+        console.print(f"[red]{e}[/red]")
+        raise typer.Exit(2) from None
+
+
+def _save(
+    console: Console, save: Callable[[dict[str, Any], Path], None], model: dict[str, Any], out: Path
+) -> None:
+    try:
+        save(model, out)
+    except OSError as e:
+        console.print(f"[red]cannot write {out}: {e.strerror or e}[/red]")
+        raise typer.Exit(2) from None
+
+
+Workers = Annotated[
+    int, typer.Option(min=0, max=256, help="Threads playing games (0: all local cores).")
+]
+Ray = Annotated[
+    str | None,
+    typer.Option(help="Play the games as Ray tasks: a cluster ADDRESS, or 'auto'/'local'."),
+]
+Seed = Annotated[int, typer.Option(help="Seed: the same seed, the same model.")]
+
+
 @train_app.command("win-value")
 def win_value(
     games: Annotated[
@@ -29,17 +82,12 @@ def win_value(
             "--games", "-n", min=1, max=10_000_000, help="Self-play games per table and target."
         ),
     ] = 100_000,
-    seed: Annotated[int, typer.Option(help="Seed: the same seed, the same model.")] = 1,
+    seed: Seed = 1,
     out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the model (JSON).")] = (
         Path("win_value.json")
     ),
-    workers: Annotated[
-        int, typer.Option(min=0, max=256, help="Threads playing games (0: all local cores).")
-    ] = 0,
-    ray: Annotated[
-        str | None,
-        typer.Option(help="Play the games as Ray tasks: a cluster ADDRESS, or 'auto'/'local'."),
-    ] = None,
+    workers: Workers = 0,
+    ray: Ray = None,
     steps: Annotated[int, typer.Option(min=1, max=100_000, help="Training steps.")] = 3000,
 ) -> None:
     """Learn how likely a side is to win the game from each score (what `master`
@@ -48,32 +96,10 @@ def win_value(
     from pitch.bots import winvalue
 
     console = Console(stderr=True)
-    try:  # a bad --out fails now, not after minutes of self-play
-        out.parent.mkdir(parents=True, exist_ok=True)
-        writable = os.access(out.parent, os.W_OK) and not out.is_dir()
-    except OSError:
-        writable = False
-    if not writable:
-        raise typer.BadParameter(f"cannot write {out}", param_hint="--out")
-    if ray is not None:
-        from pitch.bots.ray_backend import RayUnavailable
-
-        try:
-            runner = winvalue.run_ray(ray)
-        except RayUnavailable as e:
-            raise typer.BadParameter(str(e), param_hint="--ray") from None
-    else:
-        runner = winvalue.run_threads(workers or os.cpu_count() or 1)
-    try:
-        model = winvalue.train(games, seed, runner, steps)
-    except PitchError as e:
-        console.print(f"[red]{e}[/red]")
-        raise typer.Exit(2) from None
-    try:
-        winvalue.save(model, out)
-    except OSError as e:
-        console.print(f"[red]cannot write {out}: {e.strerror or e}[/red]")
-        raise typer.Exit(2) from None
+    _writable(out)
+    runner = _runner(winvalue, workers, ray)
+    model = _train(console, lambda: winvalue.train(games, seed, runner, steps))
+    _save(console, winvalue.save, model, out)
     fit = model["fit"]
     console.print(
         f"{model['games_finished']:,} games ({model['games_unfinished']:,} unfinished), "
@@ -81,4 +107,39 @@ def win_value(
         f"{model['fit_seconds']} s: log loss {fit['log_loss']:.4f} (cell frequencies "
         f"{fit['log_loss_cells']:.4f}, one constant {fit['log_loss_constant']:.4f}); "
         f"1 win = {model['scale']} points; wrote {out}"
+    )
+
+
+@train_app.command("bid-value")
+def bid_value(
+    deals: Annotated[
+        int,
+        typer.Option("--deals", "-n", min=4, max=100_000_000, help="Deals per table."),
+    ] = 500_000,
+    seed: Seed = 1,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the model (JSON).")] = (
+        Path("bid_value.json")
+    ),
+    workers: Workers = 0,
+    ray: Ray = None,
+) -> None:
+    """Learn how many points a hand takes pitching each suit (what the heuristic, and
+    every search's rollouts, bid by): every seat pitches every suit it holds on
+    self-play deals of every table, then one linear model per table, written as
+    JSON. Ship it as src/pitch/fastcore/bid_value.json."""
+    from pitch.bots import bidvalue
+
+    console = Console(stderr=True)
+    _writable(out)
+    runner = _runner(bidvalue, workers, ray)
+    model = _train(console, lambda: bidvalue.train(deals, seed, runner))
+    _save(console, bidvalue.save, model, out)
+    rows = sum(h["rows"] for h in model["holdout"])
+    gains = ", ".join(
+        f"{p}{'p' if not pairs else ' pairs'} {h['mse']:.3f}/{h['mse_formula']:.3f}"
+        for (p, pairs), h in zip(model["tables"], model["holdout"], strict=True)
+    )
+    console.print(
+        f"{deals:,} deals a table in {model['self_play_seconds']} s; on {rows:,.0f} "
+        f"held-out hands, squared error of the model / of the formula: {gains}; wrote {out}"
     )

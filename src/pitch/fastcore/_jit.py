@@ -37,16 +37,18 @@ COMPILED: Final = _numba_enabled()
 
 def _drop_stale_caches() -> None:
     """numba's disk cache is keyed on each kernel's own source file, not on the
-    :mod:`pitch.fastcore.layout` slot numbers it compiles in as constants: when the
-    layout changes (a table option added), the compiled kernels of unchanged files
-    would read slots by their old numbers. So the cache remembers the layout it was
-    built for, and is dropped when that differs (best effort: another process may be
-    writing it)."""
+    :mod:`pitch.fastcore.layout` slot numbers nor the bid model's weights
+    (:mod:`pitch.fastcore.bidmodel`) it compiles in as constants: when the layout
+    changes (a table option added) or a new model is shipped, the compiled kernels of
+    unchanged files would read slots by their old numbers, or bid by the old weights.
+    So the cache remembers the layout and weights it was built for, and is dropped
+    when they differ (best effort: another process may be writing it)."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return  # the user's own cache folder: theirs to manage
-    from pitch.fastcore import layout
+    from pitch.fastcore import bidmodel, layout
 
     key = repr(sorted((k, v) for k, v in vars(layout).items() if k.isupper() and type(v) is int))
+    key += " bids " + bidmodel.fingerprint(bidmodel.WEIGHTS)  # compiled in as constants
     folder = Path(__file__).parent / "__pycache__"
     stamp = folder / "layout.stamp"
     try:
@@ -143,6 +145,13 @@ if COMPILED:
     def new_floats(size: int) -> Any:
         return np.zeros(size, dtype=np.float64)
 
+    def constant_floats(values: tuple[float, ...]) -> Any:
+        """A table of floats a kernel reads as a compile-time constant (numba freezes
+        a global array into the machine code)."""
+        out = np.array(values, dtype=np.float64)
+        out.flags.writeable = False
+        return out
+
     def zeros(size: int) -> Any:
         """``size`` zeros; for big outputs, where a list of ints first would cost
         a fifth as much time as the hands themselves."""
@@ -182,6 +191,10 @@ else:
 
     def new_floats(size: int) -> Any:
         return [0.0] * size
+
+    def constant_floats(values: tuple[float, ...]) -> Any:
+        """A table of floats a kernel reads (a tuple: it is never written)."""
+        return tuple(values)
 
     def zeros(size: int) -> Any:
         """``size`` zeros."""

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from pitch.fastcore._jit import below, entry, highest, lowest, njit, popcount
+from pitch.fastcore._jit import below, constant_floats, entry, highest, lowest, njit, popcount
+from pitch.fastcore.bidmodel import FEATURES, PARTNERSHIP, W_COUNT, W_DENSE, W_HIGH, W_LOW, WEIGHTS
 from pitch.fastcore.layout import (
     BEST_CARD,
     BEST_SEAT,
@@ -51,6 +52,7 @@ from pitch.fastcore.rules import RANK_MASK, SUIT_MASK, Arr, game_points, mix, si
 FULL_DECK: Final = (1 << 52) - 1
 JACK: Final = 9
 TENS: Final = RANK_MASK[8]
+ACES: Final = RANK_MASK[12]
 GAME_UNIT: Final = 0.04
 """Points one game-count unit is worth (as the oracle's ``GAME_UNIT``)."""
 GAME_VALUE: Final = (0, 0, 0, 0, 0, 0, 0, 0, 10, 1, 2, 3, 4)
@@ -68,6 +70,8 @@ Q_POW: Final = tuple((1.0 - _p_elsewhere(n)) ** e for n in range(8) for e in ran
 """``Q_POW[13 * players + e]``: the chance that ``e`` given cards all stayed undealt."""
 POW55: Final = tuple(0.55**k for k in range(14))
 """``POW55[k] = 0.55 ** k``: a trump stays Low with ``k`` lower ones unseen."""
+BID_WEIGHTS: Final = constant_floats(WEIGHTS)
+"""The shipped bid model (:mod:`pitch.fastcore.bidmodel`), a constant of the kernels."""
 
 
 @entry
@@ -128,20 +132,74 @@ def suit_estimate(
 
 
 @njit
+def suit_features(
+    hand: int, suit: int, players: int, partnerships: bool, tens_game: float, face_game: float
+) -> tuple[int, int, int, int, int, int, int, int, int, int, float]:
+    """What the learned estimate reads of ``hand`` pitching ``suit`` (which it holds):
+    the ranks of its top and bottom trumps and the number of trumps (one-hot in the
+    model), then the numbers of :data:`pitch.fastcore.bidmodel.DENSE` in their order.
+    The one statement of the features, for the estimate and for its training
+    (:mod:`pitch.fastcore.bidsim`)."""
+    trumps = hand & SUIT_MASK[suit]
+    k = popcount(trumps)
+    top = highest(trumps)
+    hi = top - 13 * suit
+    lo = lowest(trumps) - 13 * suit
+    jack = (trumps >> (suit * 13 + JACK)) & 1
+    tens = popcount(hand & TENS)
+    face = game_points(hand) - 10 * tens
+    aces = popcount(hand & ACES & ~SUIT_MASK[suit])
+    rest = trumps & ~(1 << top)
+    second = highest(rest) - 13 * suit if rest else -1
+    est = suit_estimate(hand, suit, players, partnerships, tens_game, face_game)
+    under = jack if hi > JACK else 0
+    return hi, lo, k, jack, jack * k, under, tens, face, aces, second, est
+
+
+@njit
+def learned_estimate(
+    hand: int, suit: int, players: int, partnerships: bool, tens_game: float, face_game: float
+) -> float:
+    """The points my side is expected to take pitching ``suit``: the shipped model of
+    the table (:mod:`pitch.fastcore.bidmodel`) on :func:`suit_features`; 0 for a suit
+    the hand lacks. Summed in a fixed order (the oracle's)."""
+    if hand & SUIT_MASK[suit] == 0:
+        return 0.0
+    hi, lo, k, j, jk, ju, tens, face, aces, second, est = suit_features(
+        hand, suit, players, partnerships, tens_game, face_game
+    )
+    o = FEATURES * (PARTNERSHIP if partnerships else players - 2)
+    v: float = BID_WEIGHTS[o + W_HIGH + hi]
+    v += BID_WEIGHTS[o + W_LOW + lo]
+    v += BID_WEIGHTS[o + W_COUNT + k]
+    d = o + W_DENSE
+    v += BID_WEIGHTS[d] * j
+    v += BID_WEIGHTS[d + 1] * jk
+    v += BID_WEIGHTS[d + 2] * ju
+    v += BID_WEIGHTS[d + 3] * tens
+    v += BID_WEIGHTS[d + 4] * face
+    v += BID_WEIGHTS[d + 5] * aces
+    v += BID_WEIGHTS[d + 6] * second
+    v += BID_WEIGHTS[d + 7] * est
+    return v
+
+
+@njit
 def best_suit(hand: int, players: int, partnerships: bool) -> tuple[int, float]:
-    """The suit to pitch and its estimate (the first best suit on ties)."""
+    """The suit to pitch and its learned estimate (the first best suit on ties)."""
     tens = popcount(hand & TENS)
     face = game_points(hand) - 10 * tens
     # The same products as the Python's 0.12 * tens and 0.015 * face, made once.
     tens_game = 0.12 * tens
     face_game = 0.015 * face
-    best = 0
-    value = -1.0
+    best = -1
+    value = 0.0
     for s in range(4):
-        v = suit_estimate(hand, s, players, partnerships, tens_game, face_game)
-        if v > value:
-            best = s
-            value = v
+        if hand & SUIT_MASK[s]:
+            v = learned_estimate(hand, s, players, partnerships, tens_game, face_game)
+            if best < 0 or v > value:
+                best = s
+                value = v
     return best, value
 
 
