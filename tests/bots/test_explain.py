@@ -156,3 +156,24 @@ def test_evidence_wording() -> None:
     )
     line = Evidence(40, 1.26, BID_BASE).line()
     assert line.args == {"deals": 40, "gain": 1.3, "alt": "pass"}
+
+
+def test_a_bid_hint_never_says_a_hand_is_worth_less_than_nothing() -> None:
+    # At seven seats the learned estimate of a very weak hand dips below 0 points
+    # (about one hand in 10,000): the first to bid gets one such hand.
+    from pitch.fastcore.search import hand_estimate
+
+    rules = Rules(players=7)
+    rng = random.Random(7)
+    for _ in range(100_000):
+        hand = sum(1 << c for c in rng.sample(range(52), 6))
+        if hand_estimate(hand, 7, False)[1] < -0.01:
+            break
+    else:
+        pytest.fail("no seven-seat hand with an estimate below 0")
+    rest = [c for c in range(52) if not hand >> c & 1]
+    rng.shuffle(rest)
+    s = GameState(rules, dealer=6)
+    s.deal([hand] + [sum(1 << c for c in rest[6 * i : 6 * i + 6]) for i in range(6)])
+    line = explain(s.view(0), BID_BASE)
+    assert "only about" in line.key and str(line.args["points"]) == "0.0"  # not "-0.0"

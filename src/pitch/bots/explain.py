@@ -117,7 +117,8 @@ def explain(view: PlayerView, action: int) -> Line:
 def _bid(view: PlayerView, bid: int) -> Line:
     rules = view.rules
     suit, est = hand_estimate(view.hand, rules.players, rules.partnerships)
-    s, points = SUITS[suit], round(est, 1)
+    # A learned estimate of a very weak hand at a big table can dip below 0 points.
+    s, points = SUITS[suit], round(max(est, 0.0), 1)
     me = view.side
     if bid == 0:
         hb = view.high_bidder
