@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pitch.bots import bidvalue
+from pitch.bots import bidvalue, selfplay
 from pitch.engine import GameState, Rules
 from pitch.engine.errors import PitchError
 from pitch.fastcore import bidmodel
@@ -76,15 +76,15 @@ def test_the_kernel_sums_the_rows_the_oracle_makes(players: int, partnerships: b
 
 
 def test_self_play_is_reproducible_from_its_seed_on_any_number_of_threads() -> None:
-    one = bidvalue.self_play(30, 4, bidvalue.run_threads(1))
-    assert one == bidvalue.self_play(30, 4, bidvalue.run_threads(2))
-    assert one != bidvalue.self_play(30, 5, bidvalue.run_threads(1))
+    one = bidvalue.self_play(30, 4, selfplay.run_threads(bidvalue.play_task, 1))
+    assert one == bidvalue.self_play(30, 4, selfplay.run_threads(bidvalue.play_task, 2))
+    assert one != bidvalue.self_play(30, 5, selfplay.run_threads(bidvalue.play_task, 1))
     assert len(one) == len(bidmodel.TABLES)
 
 
 def test_a_small_training_run_beats_the_formula_on_held_out_hands(tmp_path: Path) -> None:
     pytest.importorskip("numpy")
-    model = bidvalue.train(4000, 2, bidvalue.run_threads(2))
+    model = bidvalue.train(4000, 2, selfplay.run_threads(bidvalue.play_task, 2))
     for (players, pairs), h in zip(model["tables"], model["holdout"], strict=True):
         assert h["rows"] > 5_000
         assert h["mse"] < h["mse_formula"], (players, pairs, h)
@@ -93,7 +93,8 @@ def test_a_small_training_run_beats_the_formula_on_held_out_hands(tmp_path: Path
     bidvalue.save(model, path)
     flat = [w for row in model["weights"] for w in row]
     assert bidmodel.read(path) == tuple(flat)
-    again = bidvalue.train(4000, 2, bidvalue.run_threads(1))  # its seed, any threads
+    # Its seed fixes it, whatever the number of threads.
+    again = bidvalue.train(4000, 2, selfplay.run_threads(bidvalue.play_task, 1))
     assert again["weights"] == model["weights"] and again["holdout"] == model["holdout"]
 
 
@@ -152,4 +153,4 @@ def test_a_bad_model_file_is_refused(tmp_path: Path, change: Any, message: str) 
 
 def test_training_needs_deals() -> None:
     with pytest.raises(PitchError, match="deals"):
-        bidvalue.train(1, 1, bidvalue.run_threads(1))
+        bidvalue.train(1, 1, selfplay.run_threads(bidvalue.play_task, 1))

@@ -12,7 +12,7 @@ ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'pitc
 
 def test_ray_backend_matches_local() -> None:
     """Arena deals and self-play training batches give on Ray what they give here."""
-    from pitch.bots import winvalue
+    from pitch.bots import selfplay, winvalue
     from pitch.bots.ray_backend import run_ray
 
     cfg = ArenaConfig(
@@ -26,11 +26,11 @@ def test_ray_backend_matches_local() -> None:
         pytest.skip(f"Ray could not start its raylet on this overloaded machine: {e}")
     try:
         remote = summarize(cfg, run_ray(cfg, [0, 1], "local"))
-        trained = winvalue.self_play(5, 4, winvalue.run_ray("local"))
+        trained = winvalue.self_play(5, 4, selfplay.run_ray(winvalue.play_task, "local"))
     finally:
         ray.shutdown()
     local = summarize(cfg, run_local(cfg, [0, 1]))
     assert remote.deals == 2
     assert remote.points_per_hand == local.points_per_hand
     assert remote.diff == local.diff
-    assert trained == winvalue.self_play(5, 4, winvalue.run_threads(1))
+    assert trained == winvalue.self_play(5, 4, selfplay.run_threads(winvalue.play_task, 1))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pitch.bots import make_bot, winvalue
+from pitch.bots import make_bot, selfplay, winvalue
 from pitch.engine import GameState, Rules
 from pitch.engine.errors import PitchError
 from pitch.fastcore._jit import new_floats
@@ -47,17 +47,17 @@ def test_the_shipped_table_knows_the_score() -> None:
 
 
 def test_training_is_reproducible_from_its_seed_on_any_number_of_threads() -> None:
-    one = winvalue.self_play(20, 4, winvalue.run_threads(1))
-    two = winvalue.self_play(20, 4, winvalue.run_threads(2))
+    one = winvalue.self_play(20, 4, selfplay.run_threads(winvalue.play_task, 1))
+    two = winvalue.self_play(20, 4, selfplay.run_threads(winvalue.play_task, 2))
     assert one == two
-    assert one != winvalue.self_play(20, 5, winvalue.run_threads(1))
+    assert one != winvalue.self_play(20, 5, selfplay.run_threads(winvalue.play_task, 1))
     _, (finished, unfinished, _) = one
     assert finished + unfinished == 20 * len(winvalue.TABLES) * len(winvalue.TARGETS)
 
 
 def test_a_small_training_run_writes_a_model_that_reads_back(tmp_path: Path) -> None:
     pytest.importorskip("numpy")
-    model = winvalue.train(300, 2, winvalue.run_threads(2), steps=200)
+    model = winvalue.train(300, 2, selfplay.run_threads(winvalue.play_task, 2), steps=200)
     # The network learned something: better than one constant for every cell.
     assert model["fit"]["log_loss"] < model["fit"]["log_loss_constant"]
     path = tmp_path / "m.json"

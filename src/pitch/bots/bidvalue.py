@@ -43,7 +43,7 @@ from pitch.fastcore.bidsim import (
 )
 from pitch.fastcore.packing import table
 
-__all__ = ["MODEL_PATH", "fit", "run_ray", "run_threads", "save", "self_play", "train"]
+__all__ = ["MODEL_PATH", "fit", "play_task", "save", "self_play", "train"]
 
 BATCH: Final = 5000
 """Deals per task: the unit of work a thread or a Ray task plays."""
@@ -87,16 +87,6 @@ def tasks(deals: int, seed: int) -> list[Task]:
     return out
 
 
-def run_threads(workers: int) -> Runner:
-    """Tasks on ``workers`` threads of this process (the kernels release the GIL)."""
-    return selfplay.run_threads(play_task, workers)
-
-
-def run_ray(address: str) -> Runner:
-    """Tasks as Ray tasks on the cluster at ``address`` (see :mod:`pitch.bots.ray_backend`)."""
-    return selfplay.run_ray(play_task, address)
-
-
 def self_play(deals: int, seed: int, runner: Runner) -> list[list[float]]:
     """The fit's sums per table (in :data:`TABLES` order) over ``deals`` deals each,
     added in the order of the tasks, whatever order they finish in (so the sums are
@@ -113,19 +103,9 @@ def self_play(deals: int, seed: int, runner: Runner) -> list[list[float]]:
     return sums
 
 
-def _numpy() -> Any:
-    try:
-        import numpy
-    except ImportError:
-        raise PitchError(
-            "training needs numpy: pip install 'pitch[fast]' (numba and numpy)"
-        ) from None
-    return numpy
-
-
 def _mse(acc: Sequence[float], beta: Any) -> float:
     """Mean squared error of the weights ``beta`` on the rows summed in ``acc``."""
-    np = _numpy()
+    np = selfplay.numpy()
     n = acc[ACC_N]
     xy = np.asarray(acc[ACC_XY : ACC_XY + FEATURES])
     xx = np.asarray(acc[ACC_XX:]).reshape(FEATURES, FEATURES)
@@ -135,7 +115,7 @@ def _mse(acc: Sequence[float], beta: Any) -> float:
 def fit(acc: Sequence[float]) -> list[float]:
     """Least-squares weights (with :data:`RIDGE`) from one table's sums, rounded to
     :data:`DIGITS` decimals."""
-    np = _numpy()
+    np = selfplay.numpy()
     if acc[ACC_N] < 1:
         raise PitchError("no hands to fit the bid model to; train on more deals")
     xy = np.asarray(acc[ACC_XY : ACC_XY + FEATURES])
@@ -147,7 +127,7 @@ def fit(acc: Sequence[float]) -> list[float]:
 def judge(acc: Sequence[float], weights: Sequence[float]) -> dict[str, float]:
     """The fit's figures on held-out rows: mean squared error of the model, of the
     hand-written estimate alone, and of one constant (the rows' mean)."""
-    np = _numpy()
+    np = selfplay.numpy()
     formula = np.zeros(FEATURES)
     formula[W_DENSE + DENSE.index("formula")] = 1.0
     n = acc[ACC_N]

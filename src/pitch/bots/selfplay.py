@@ -1,4 +1,5 @@
-"""Where self-play tasks run: threads of this process, or Ray tasks on a cluster.
+"""Where self-play tasks run (threads of this process, or Ray tasks on a cluster),
+and the numpy the fits need.
 
 The learned models (:mod:`pitch.bots.winvalue`, :mod:`pitch.bots.bidvalue`) cut their
 self-play into tasks seeded from the run's seed and their place in the list, so the
@@ -11,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
+
+from pitch.engine.errors import PitchError
 
 R = TypeVar("R")
 Runner = Callable[[Sequence[tuple[Any, ...]]], Iterator[Any]]
@@ -39,3 +42,14 @@ def run_ray(
         yield from ray_map(task, list(items), address)
 
     return run
+
+
+def numpy() -> Any:
+    """numpy, which the models' fits need (it comes with the compiled core)."""
+    try:
+        import numpy
+    except ImportError:
+        raise PitchError(
+            "training needs numpy: pip install 'pitch[fast]' (numba and numpy)"
+        ) from None
+    return numpy

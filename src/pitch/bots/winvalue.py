@@ -126,16 +126,6 @@ def tasks(games: int, seed: int) -> list[Task]:
     return out
 
 
-def run_threads(workers: int) -> Runner:
-    """Tasks on ``workers`` threads of this process (the kernels release the GIL)."""
-    return selfplay.run_threads(play_task, workers)
-
-
-def run_ray(address: str) -> Runner:
-    """Tasks as Ray tasks on the cluster at ``address`` (see :mod:`pitch.bots.ray_backend`)."""
-    return selfplay.run_ray(play_task, address)
-
-
 def self_play(games: int, seed: int, runner: Runner) -> tuple[list[int], list[int]]:
     """Cell counts (``2 * CELLS``) and :data:`STATS` totals over ``games`` games of
     each table and target."""
@@ -152,18 +142,8 @@ def self_play(games: int, seed: int, runner: Runner) -> tuple[list[int], list[in
 # -- the network ---------------------------------------------------------------
 
 
-def _numpy() -> Any:
-    try:
-        import numpy
-    except ImportError:
-        raise PitchError(
-            "training needs numpy: pip install 'pitch[fast]' (numba and numpy)"
-        ) from None
-    return numpy
-
-
 def _init(seed: int) -> list[Any]:
-    np = _numpy()
+    np = selfplay.numpy()
     rng = np.random.default_rng(seed)
     sizes = (FEATURES, *HIDDEN, 1)
     params = []
@@ -174,7 +154,7 @@ def _init(seed: int) -> list[Any]:
 
 
 def _forward(params: Sequence[Any], x: Any) -> tuple[Any, list[Any]]:
-    np = _numpy()
+    np = selfplay.numpy()
     acts = [x]
     h = x
     for k in range(0, len(params) - 2, 2):
@@ -187,7 +167,7 @@ def fit(counts: Sequence[int], seed: int, steps: int = STEPS) -> tuple[list[Any]
     """The network fitted to the counts by Adam on the weighted log loss; returns the
     parameters and the fit's figures (log loss per visit, against the loss of one
     constant and of the raw cell frequencies)."""
-    np = _numpy()
+    np = selfplay.numpy()
     c = np.asarray(counts, dtype=np.float64).reshape(CELLS, 2)
     seen = c[:, 0] > 0
     x = np.asarray([features(*cell) for cell in cells()], dtype=np.float64)[seen]

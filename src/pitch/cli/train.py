@@ -34,14 +34,16 @@ def _writable(out: Path) -> None:
 
 
 def _runner(module: Any, workers: int, ray: str | None) -> Any:
-    """``module``'s runner: Ray tasks at ``ray``, else ``workers`` threads (0: a
-    thread per local core)."""
+    """Where ``module``'s self-play tasks run: Ray tasks at ``ray``, else ``workers``
+    threads (0: a thread per local core)."""
+    from pitch.bots import selfplay
+
     if ray is None:
-        return module.run_threads(workers or os.cpu_count() or 1)
+        return selfplay.run_threads(module.play_task, workers or os.cpu_count() or 1)
     from pitch.bots.ray_backend import RayUnavailable
 
     try:
-        return module.run_ray(ray)
+        return selfplay.run_ray(module.play_task, ray)
     except RayUnavailable as e:
         raise typer.BadParameter(str(e), param_hint="--ray") from None
 
