@@ -117,6 +117,8 @@ def test_the_formula_model_is_the_hand_written_estimate(monkeypatch: pytest.Monk
         pairs = players == 4 and rng.random() < 0.5
         hand = sum(1 << c for c in rng.sample(range(52), 6))
         for suit in range(4):
+            if not hand >> (13 * suit) & 0x1FFF:
+                continue
             want = oracle.suit_estimate(hand, suit, players, pairs)
             assert oracle.learned_estimate(hand, suit, players, pairs) == want
 

@@ -130,9 +130,7 @@ def suit_features(hand: int, suit: int, players: int, partnerships: bool) -> lis
 
 
 def learned_estimate(hand: int, suit: int, players: int, partnerships: bool) -> float:
-    """The shipped model's points for pitching ``suit`` (0 without a card of it)."""
-    if not hand & SUIT_MASK[suit]:
-        return 0.0
+    """The shipped model's points for pitching ``suit`` (which the hand holds)."""
     f = suit_features(hand, suit, players, partnerships)
     w = bidmodel.WEIGHTS
     o = bidmodel.FEATURES * bidmodel.model_index(players, partnerships)

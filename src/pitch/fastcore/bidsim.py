@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from pitch.fastcore._jit import entry, highest, popcount
+from pitch.fastcore._jit import entry, highest
 from pitch.fastcore.bidmodel import FEATURES, W_COUNT, W_DENSE, W_LOW
 from pitch.fastcore.layout import DEALER, HANDS, HEURISTIC, PARTNERS, R_WON, SIZE, TO_ACT, N
 from pitch.fastcore.loops import finish
-from pitch.fastcore.policy import TENS, suit_features
-from pitch.fastcore.rules import SUIT_MASK, Arr, deal, game_points, place_bid, play_card, side_of
+from pitch.fastcore.policy import suit_features
+from pitch.fastcore.rules import SUIT_MASK, Arr, deal, place_bid, play_card, side_of
 
 NONZERO: Final = 11
 """Features a row sets: three one-hot weights and the eight numbers."""
@@ -45,6 +45,12 @@ def pitch_every_suit(
     scratch. Returns the PRNG state."""
     players = w0[N]
     partnerships = w0[PARTNERS] != 0
+    # A row's nonzero features: the three one-hot weights (1.0 each, their places read
+    # from the features), then the numbers, always in the same places.
+    for j in range(3):
+        val[j] = 1.0
+    for j in range(3, NONZERO):
+        idx[j] = W_DENSE + j - 3
     for i in range(n):
         for j in range(SIZE):
             w[j] = w0[j]
@@ -54,9 +60,6 @@ def pitch_every_suit(
             w[SIZE + j] = w[j]
         for seat in range(players):
             hand = w[SIZE + HANDS + seat]
-            tens = popcount(hand & TENS)
-            tens_game = 0.12 * tens
-            face_game = 0.015 * (game_points(hand) - 10 * tens)
             for suit in range(4):
                 trumps = hand & SUIT_MASK[suit]
                 if trumps == 0:
@@ -68,15 +71,10 @@ def pitch_every_suit(
                 play_card(w, highest(trumps))
                 s = finish(w, HEURISTIC, s, res, 0, log)
                 y = float(res[R_WON + side_of(w, seat)])
-                f = suit_features(hand, suit, players, partnerships, tens_game, face_game)
+                f = suit_features(hand, suit, players, partnerships)
                 idx[0] = f[0]
                 idx[1] = W_LOW + f[1]
                 idx[2] = W_COUNT + f[2]
-                val[0] = 1.0
-                val[1] = 1.0
-                val[2] = 1.0
-                for j in range(3, NONZERO):
-                    idx[j] = W_DENSE + j - 3
                 # The numbers in policy.suit_features' order (a tuple of mixed types
                 # cannot be indexed by a loop variable in numba).
                 val[3] = f[3]

@@ -133,7 +133,7 @@ def suit_estimate(
 
 @njit
 def suit_features(
-    hand: int, suit: int, players: int, partnerships: bool, tens_game: float, face_game: float
+    hand: int, suit: int, players: int, partnerships: bool
 ) -> tuple[int, int, int, int, int, int, int, int, int, int, float]:
     """What the learned estimate reads of ``hand`` pitching ``suit`` (which it holds):
     the ranks of its top and bottom trumps and the number of trumps (one-hot in the
@@ -151,22 +151,19 @@ def suit_features(
     aces = popcount(hand & ACES & ~SUIT_MASK[suit])
     rest = trumps & ~(1 << top)
     second = highest(rest) - 13 * suit if rest else -1
-    est = suit_estimate(hand, suit, players, partnerships, tens_game, face_game)
+    # The same products as the oracle's 0.12 * tens and 0.015 * face.
+    est = suit_estimate(hand, suit, players, partnerships, 0.12 * tens, 0.015 * face)
     under = jack if hi > JACK else 0
     return hi, lo, k, jack, jack * k, under, tens, face, aces, second, est
 
 
 @njit
-def learned_estimate(
-    hand: int, suit: int, players: int, partnerships: bool, tens_game: float, face_game: float
-) -> float:
-    """The points my side is expected to take pitching ``suit``: the shipped model of
-    the table (:mod:`pitch.fastcore.bidmodel`) on :func:`suit_features`; 0 for a suit
-    the hand lacks. Summed in a fixed order (the oracle's)."""
-    if hand & SUIT_MASK[suit] == 0:
-        return 0.0
+def learned_estimate(hand: int, suit: int, players: int, partnerships: bool) -> float:
+    """The points my side is expected to take pitching ``suit`` (which the hand holds):
+    the shipped model of the table (:mod:`pitch.fastcore.bidmodel`) on
+    :func:`suit_features`, summed in a fixed order (the oracle's)."""
     hi, lo, k, j, jk, ju, tens, face, aces, second, est = suit_features(
-        hand, suit, players, partnerships, tens_game, face_game
+        hand, suit, players, partnerships
     )
     o = FEATURES * (PARTNERSHIP if partnerships else players - 2)
     v: float = BID_WEIGHTS[o + W_HIGH + hi]
@@ -187,16 +184,11 @@ def learned_estimate(
 @njit
 def best_suit(hand: int, players: int, partnerships: bool) -> tuple[int, float]:
     """The suit to pitch and its learned estimate (the first best suit on ties)."""
-    tens = popcount(hand & TENS)
-    face = game_points(hand) - 10 * tens
-    # The same products as the Python's 0.12 * tens and 0.015 * face, made once.
-    tens_game = 0.12 * tens
-    face_game = 0.015 * face
     best = -1
     value = 0.0
     for s in range(4):
         if hand & SUIT_MASK[s]:
-            v = learned_estimate(hand, s, players, partnerships, tens_game, face_game)
+            v = learned_estimate(hand, s, players, partnerships)
             if best < 0 or v > value:
                 best = s
                 value = v
