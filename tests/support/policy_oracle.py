@@ -176,7 +176,7 @@ def choose_bid(
     """
     _, est = best_suit(hand, players, partnerships)
     me = side_of[seat]
-    margin = 0.1
+    margin = -0.2 if len(scores) == 2 else 0.1
     near = target - 2
     opp_near = any(sc >= near for s, sc in enumerate(scores) if s != me)
     if opp_near:

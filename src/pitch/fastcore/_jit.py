@@ -10,6 +10,7 @@ the pure-Python path needs neither numpy nor numba.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -37,19 +38,24 @@ COMPILED: Final = _numba_enabled()
 
 def _drop_stale_caches() -> None:
     """numba's disk cache is keyed on each kernel's own source file, not on the
-    :mod:`pitch.fastcore.layout` slot numbers nor the bid model's weights
-    (:mod:`pitch.fastcore.bidmodel`) it compiles in as constants: when the layout
-    changes (a table option added) or a new model is shipped, the compiled kernels of
-    unchanged files would read slots by their old numbers, or bid by the old weights.
-    So the cache remembers the layout and weights it was built for, and is dropped
-    when they differ (best effort: another process may be writing it)."""
+    helpers it inlines from other files (a change to :mod:`pitch.fastcore.policy`
+    would leave the rollout loops of :mod:`pitch.fastcore.loops` playing the old
+    policy), the :mod:`pitch.fastcore.layout` slot numbers nor the bid model's
+    weights (:mod:`pitch.fastcore.bidmodel`) it compiles in as constants. So the cache
+    remembers the sources, layout and weights it was built for, and is dropped when
+    they differ (best effort: another process may be writing it)."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return  # the user's own cache folder: theirs to manage
     from pitch.fastcore import bidmodel, layout
 
     key = repr(sorted((k, v) for k, v in vars(layout).items() if k.isupper() and type(v) is int))
     key += " bids " + bidmodel.fingerprint(bidmodel.WEIGHTS)  # compiled in as constants
-    folder = Path(__file__).parent / "__pycache__"
+    here = Path(__file__).parent
+    sources = hashlib.sha256()
+    for path in sorted(here.glob("*.py")):
+        sources.update(path.name.encode() + b"\0" + path.read_bytes())
+    key += " sources " + sources.hexdigest()
+    folder = here / "__pycache__"
     stamp = folder / "layout.stamp"
     try:
         if stamp.read_text(encoding="utf-8") == key:
