@@ -108,7 +108,7 @@ def main() -> None:
     d = arena.summarize(cfg, results).to_dict()
     if a.json:
         with open(a.json, "w") as f:
-            json.dump(d, f, indent=1)
+            f.write(json.dumps(d) + "\n")  # as `pitch arena --json` writes it
     pts, games = d["paired_difference"], d["paired_game_difference"]
     print(
         f"{a.a} - {a.b}, players {a.players}, target {a.target}, {a.deals} deals, seed {a.seed}:"
