@@ -7,8 +7,9 @@ it does:
 Bidding: estimate, for each suit, the points the hand takes as pitcher (High from
 the top trump and how many higher ones may be out, Low from the bottom trump,
 the Jack and its guards, Game from trump length and tens; a partner adds a
-little) and bid the highest level the best estimate covers with a margin (-0.2,
-that is a little under the estimate, at two-sided tables; +0.1 at solo ones). The
+little) and bid the highest level the best estimate covers with a margin (a little
+under the estimate at two-sided tables, a little over it at solo ones:
+``BID_MARGIN_TWO_SIDES`` and ``BID_MARGIN_SOLO`` in :mod:`pitch.fastcore.policy`). The
 margin shrinks when an opponent could go out by pitching (R6.2: only the
 pitcher's side can win, so taking the auction denies it) or when pitching would
 take us out; the forced dealer (R3.5) bids the minimum; the dealer steals (R3.6)
