@@ -36,7 +36,7 @@ COMPILED: Final = _numba_enabled()
 """True when the kernels run as numba machine code."""
 
 
-def _drop_stale_caches() -> None:
+def _drop_stale_caches(here: Path = Path(__file__).parent) -> None:
     """numba's disk cache is keyed on each kernel's own source file, not on the
     helpers it inlines from other files (a change to :mod:`pitch.fastcore.policy`
     would leave the rollout loops of :mod:`pitch.fastcore.loops` playing the old
@@ -50,7 +50,6 @@ def _drop_stale_caches() -> None:
 
     key = repr(sorted((k, v) for k, v in vars(layout).items() if k.isupper() and type(v) is int))
     key += " bids " + bidmodel.fingerprint(bidmodel.WEIGHTS)  # compiled in as constants
-    here = Path(__file__).parent
     sources = hashlib.sha256()
     for path in sorted(here.glob("*.py")):
         sources.update(path.name.encode() + b"\0" + path.read_bytes())
