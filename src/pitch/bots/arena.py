@@ -19,12 +19,15 @@ summed over a deal's games and divided by the hands played; with several sides
 hand, with deals as independent clusters (see :mod:`pitch.bots.stats`).
 
 Bots are created only with :func:`make_bot`, inside the process that plays the
-deal: they may hold subprocesses (``ext:``) and are never pickled.
+deal: they may hold subprocesses (``ext:``) and are never pickled. An external bot is
+started for each game, unless the match keeps them (:class:`KeptBots`,
+``pitch arena --keep-ext``).
 """
 
 from __future__ import annotations
 
 import math
+import multiprocessing.util
 import random
 import signal
 from collections.abc import Callable, Iterable, Iterator
@@ -33,6 +36,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pitch import fastcore
+from pitch.bots.base import Bot
+from pitch.bots.external import ExternalBot
 from pitch.bots.registry import frozen_spec, make_bot, parse_bot_spec
 from pitch.bots.runner import play_game
 from pitch.bots.stats import Interval, ratio_interval, wilson_interval
@@ -115,8 +120,43 @@ class DealResult:
     records: list[str] = field(default_factory=list)
 
 
-def play_deal(cfg: ArenaConfig, index: int) -> DealResult:
-    """Play every rotation of one deal. Runs in a worker process (or a Ray task)."""
+class KeptBots:
+    """External bots kept running from deal to deal in one process, so that a program
+    starts once per worker rather than once per game (its start-up, a Python program
+    loading its libraries, can cost more than the game).
+
+    One program per rotation and seat: both rotations of a deal share its shuffles, so
+    a program that played one of them must not play the other (it could remember the
+    cards). A program may carry what it learnt from one deal into later ones, and which
+    deals a worker plays is not fixed: a seeded program's results are reproducible
+    only in one worker. Bots of other kinds are made for each game as usual."""
+
+    def __init__(self) -> None:
+        self._bots: dict[tuple[str, int, int], ExternalBot] = {}
+
+    def bot(self, spec: str, rotation: int, seat: int, rng: random.Random) -> Bot:
+        """The bot for ``spec`` in this rotation and seat, playing with ``rng``."""
+        if parse_bot_spec(spec).name != "ext":
+            return make_bot(spec, rng=rng)
+        key = (spec, rotation, seat)
+        kept = self._bots.get(key)
+        if kept is None:
+            made = make_bot(spec, rng=rng)
+            assert isinstance(made, ExternalBot)
+            self._bots[key] = kept = made
+        kept.rng = rng  # its forfeits are drawn from this game's seat generator
+        return kept
+
+    def close(self) -> None:
+        """Stop every kept program."""
+        bots, self._bots = list(self._bots.values()), {}
+        for b in bots:
+            b.close()
+
+
+def play_deal(cfg: ArenaConfig, index: int, kept: KeptBots | None = None) -> DealResult:
+    """Play every rotation of one deal. Runs in a worker process (or a Ray task); with
+    ``kept``, its external bots are taken from there (:class:`KeptBots`)."""
     seed = deal_seed(cfg.seed, index)
     rules = cfg.rules
     specs = (cfg.bot_a, cfg.bot_b)
@@ -124,8 +164,9 @@ def play_deal(cfg: ArenaConfig, index: int) -> DealResult:
     unfinished = 0
     records: list[str] = []
     for rot, who in enumerate(rotations(rules)):
+        rngs = [random.Random(f"pitch-arena/{seed}/seat{s}") for s in range(len(who))]
         bots = [
-            make_bot(specs[b], rng=random.Random(f"pitch-arena/{seed}/seat{s}"))
+            make_bot(specs[b], rng=rngs[s]) if kept is None else kept.bot(specs[b], rot, s, rngs[s])
             for s, b in enumerate(who)
         ]
         outcome = play_game(rules, bots, random.Random(seed), max_hands=cfg.max_hands)
@@ -170,28 +211,49 @@ def play_deal(cfg: ArenaConfig, index: int) -> DealResult:
 Runner = Callable[[ArenaConfig, list[int]], Iterator[DealResult]]
 
 
-def _worker_init() -> None:
+_WORKER_KEPT: KeptBots | None = None
+"""A worker process's kept external bots (``run_local(..., keep_ext=True)``)."""
+
+
+def _worker_init(keep_ext: bool = False) -> None:
     # Workers leave interrupts to the parent, which stops them (the parent may have
     # installed handlers that forked workers would otherwise inherit).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     fastcore.warm_up()
+    global _WORKER_KEPT
+    if keep_ext:
+        _WORKER_KEPT = KeptBots()
+        # A pool worker leaves by os._exit (no atexit): multiprocessing's finalizers run.
+        multiprocessing.util.Finalize(None, _WORKER_KEPT.close, exitpriority=10)
 
 
-def run_local(cfg: ArenaConfig, indices: list[int], workers: int = 1) -> Iterator[DealResult]:
-    """Deals in this process (``workers`` <= 1) or a process pool, as they finish.
+def _play_in_worker(cfg: ArenaConfig, index: int) -> DealResult:
+    return play_deal(cfg, index, _WORKER_KEPT)
+
+
+def run_local(
+    cfg: ArenaConfig, indices: list[int], workers: int = 1, *, keep_ext: bool = False
+) -> Iterator[DealResult]:
+    """Deals in this process (``workers`` <= 1) or a process pool, as they finish, with
+    external bots kept from deal to deal if ``keep_ext`` (:class:`KeptBots`).
     Closing the iterator early (an interrupted match) cancels the deals not started."""
     if workers <= 1:
         # Load the kernels before the first deal: a bot's first decision must not spend
         # its time cap on numba's cache (a capped search would then play differently).
         fastcore.warm_up()
-        for i in indices:
-            yield play_deal(cfg, i)
+        kept = KeptBots() if keep_ext else None
+        try:
+            for i in indices:
+                yield play_deal(cfg, i, kept)
+        finally:
+            if kept is not None:
+                kept.close()
         return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(keep_ext,))
     done = 0
     try:
-        futures = [pool.submit(play_deal, cfg, i) for i in indices]
+        futures = [pool.submit(_play_in_worker, cfg, i) for i in indices]
         for f in as_completed(futures):
             yield f.result()
             done += 1

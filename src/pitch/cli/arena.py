@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pitch.bots.arena import ArenaConfig, DealResult, Summary, run_local, summarize
+from pitch.bots.registry import parse_bot_spec
 from pitch.cli.options import RuleOption, rules_from_options
 
 
@@ -46,6 +47,15 @@ def arena(
         Path | None, typer.Option("--out", "-o", help="Write every game's record (JSON Lines).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    keep_ext: Annotated[
+        bool,
+        typer.Option(
+            "--keep-ext",
+            help="Keep each ext: program running from deal to deal (one per worker, rotation "
+            "and seat) instead of starting it for every game: much faster when its start-up "
+            "is slow. A seeded program is then reproducible only with --workers 1.",
+        ),
+    ] = False,
 ) -> None:
     """Play BOT_A against BOT_B on duplicate deals and report points per hand (with the
     95% interval of the paired difference), game wins, bidding and thinking time."""
@@ -62,6 +72,10 @@ def arena(
         )
     except ValueError as e:
         raise typer.BadParameter(str(e)) from None
+    if keep_ext and ray is not None:
+        raise typer.BadParameter("--keep-ext keeps programs in local workers; not with --ray")
+    if keep_ext and "ext" not in {parse_bot_spec(b).name for b in (bot_a, bot_b)}:
+        raise typer.BadParameter("--keep-ext is for external bots (ext:...); neither bot is one")
     err = Console(stderr=True)
     indices = list(range(deals))
     if ray is not None:
@@ -74,7 +88,7 @@ def arena(
             raise typer.Exit(2) from None
     else:
         n = workers or os.cpu_count() or 1
-        source = run_local(cfg, indices, min(n, deals))
+        source = run_local(cfg, indices, min(n, deals), keep_ext=keep_ext)
     results: list[DealResult] = []
     columns = (
         TextColumn("{task.description}"),
