@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.web.conftest import DATA, new_page, shot
@@ -182,7 +183,17 @@ class Table:
         page = self.pages["en"]
         # Generous: a fresh-clone CI run once timed out here at 30 s (cause not found;
         # every table's bots on this test server share its two bot workers, under load).
-        page.wait_for_function(MY_TURN, timeout=90_000)
+        try:
+            page.wait_for_function(MY_TURN, timeout=90_000)
+        except PlaywrightTimeout:
+            seen = page.evaluate(
+                "() => { const S = window.pitchTable; const g = S && S.msg && S.msg.game;"
+                " return {seat: S && S.seat, seq: S && S.msg && S.msg.seq, phase: g && g.phase,"
+                " turn: g && g.turn, legal: g && g.legal, winner: g && g.winner,"
+                " hands: g && g.hands_played, status: document.querySelector('.status-line')"
+                "?.textContent, notices: document.querySelector('#notices')?.textContent}; }"
+            )
+            raise AssertionError(f"not our turn within 90 s; the page shows {seen}") from None
         st: dict[str, Any] = page.evaluate(
             "() => { const S = window.pitchTable; return {seq: S.msg.seq, game: S.msg.game}; }"
         )
