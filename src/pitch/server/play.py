@@ -121,7 +121,8 @@ class Play:
             )
         except Exception as e:
             log.exception("could not store an action of table %s; rebuilding it", t.id)
-            await self._reload(t)
+            if await self._reload(t):
+                return  # it was stored after all, and the table has gone on from it
             if by != "player":
                 raise NotStored(f"table {t.id}: {e}") from e
             if conn is not None:
@@ -130,19 +131,33 @@ class Play:
         t.state = st
         t.seq += len(events)
         t.last = {"seat": seat, "action": action, "by": by}
-        t.turn_started = t.idle_since = time.monotonic()
         if over:
             t.status = "over"
-        elif deal is not None and any(x.pending for x in t.seats):
-            await svc.quick.arrive(t)  # a new hand: strangers take their bot seats
-        svc.scheduler.schedule(t)
+        await self._went_on(t, dealt=deal is not None)
+
+    async def _went_on(self, t: LiveTable, *, dealt: bool) -> None:
+        """The table moved on (in the store, then in memory): at a new hand strangers
+        take their bot seats; the next automatic move is planned; everyone is told."""
+        t.turn_started = t.idle_since = time.monotonic()
+        if t.status != "over" and dealt and any(x.pending for x in t.seats):
+            await self.svc.quick.arrive(t)
+        self.svc.scheduler.schedule(t)
         broadcast(t)
 
-    async def _reload(self, t: LiveTable) -> None:
+    async def _reload(self, t: LiveTable) -> bool:
+        """Rebuild ``t`` from the store after a failed write; True if the store was
+        ahead (the write had gone through, its answer lost) and the table went on."""
         svc = self.svc
         stored = await svc.run_db(svc.repo.load, t.id)
         if stored is not None and stored.owner != svc.repo.owner:
             svc.lifecycle.let_go(t)  # adopted or handed over: the new owner has it
         elif stored is not None:
             fresh = LiveTable.from_stored(stored)
+            new = stored.events[t.seq :]
             t.state, t.seq, t.status, t.last = fresh.state, fresh.seq, fresh.status, fresh.last
+            if new:
+                # The write went through after all (its answer was lost): go on from it,
+                # or nobody would plan the next bot's move, nor tell the table of this one.
+                await self._went_on(t, dealt=any(e.kind == "deal" for e in new))
+                return True
+        return False
