@@ -237,3 +237,50 @@ def test_a_move_stored_though_its_commit_failed_goes_on(
     kind: str, who: str, tmp_path: Path
 ) -> None:
     asyncio.run(_stored_though_it_failed(db_url(kind, tmp_path), who))
+
+
+async def _arrival_not_stored(db: str) -> None:
+    """A stranger's quick-play seat whose arrival cannot be stored at the deal (the
+    database fails once): the bot plays on, the stranger sits down at the next hand
+    (before, the dealt hand stood still: nobody planned its first move)."""
+    a = service(db, "a", quick_bot_delay=0.0)
+    await a.start()
+    try:
+        from pitch.server.schemas import QuickPlay
+
+        tid = await a.quick.table(QuickPlay(rules={"players": 2, "target": 21}), "client")
+        await a.quick.seat(tid, "ann")
+        t = await a.lifecycle.find(tid, live=True)
+        arrive, fails = a.quick.store.arrive, [1]
+
+        def flaky_arrive(table_id: str, seat: int) -> None:
+            if fails[0]:
+                fails[0] -= 1
+                raise OSError("the database went away")
+            arrive(table_id, seat)
+
+        a.quick.store.arrive = flaky_arrive  # type: ignore[method-assign]
+
+        deadline = time.monotonic() + 30
+        bob_pending = False
+        while t.seats[1].kind != "human":
+            st = t.state
+            assert st is not None and st.winner is None
+            if not bob_pending and st.bids:  # the hand is under way: Bob must wait
+                seat, _, bob_pending = await a.quick.seat(tid, "bob")
+                assert seat == 1 and bob_pending
+            if st.current_player() == 0:
+                async with t.lock:
+                    if t.state is st:
+                        await a.play.apply(t, 0, min(st.legal_actions()), "player")
+            assert time.monotonic() < deadline, (fails, t.seq, st.phase)
+            await asyncio.sleep(0.02)
+        assert fails == [0]  # it failed once, at the first deal, and the table went on
+        assert t.state is not None and len(t.state.history) >= 2  # Bob's at the second
+    finally:
+        await a.stop()
+
+
+@pytest.mark.parametrize("kind", DBS)
+def test_an_arrival_that_could_not_be_stored_waits_a_hand(kind: str, tmp_path: Path) -> None:
+    asyncio.run(_arrival_not_stored(db_url(kind, tmp_path)))

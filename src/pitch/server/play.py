@@ -140,7 +140,10 @@ class Play:
         take their bot seats; the next automatic move is planned; everyone is told."""
         t.turn_started = t.idle_since = time.monotonic()
         if t.status != "over" and dealt and any(x.pending for x in t.seats):
-            await self.svc.quick.arrive(t)
+            try:
+                await self.svc.quick.arrive(t)
+            except Exception:  # the bots play on; the strangers sit down at the next hand
+                log.exception("could not seat the arrivals at table %s", t.id)
         self.svc.scheduler.schedule(t)
         broadcast(t)
 
