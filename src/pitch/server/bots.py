@@ -110,6 +110,8 @@ class _Worker:
     ready: bool = False
     job: int | None = None
     waiter: asyncio.Future[tuple[str, Any]] | None = None
+    expiry: asyncio.TimerHandle | None = None
+    """Set while the worker finishes a job nobody waits for (see :meth:`BotPool.run`)."""
 
 
 class BotFailure(Exception):
@@ -160,11 +162,15 @@ class BotPool:
         if tag == "ready":
             w.ready = True
             self._release(w)
+        elif w.expiry is not None and tag == w.job:
+            self._release(w)  # the answer to an abandoned job: the worker is free again
         elif w.waiter is not None and tag == w.job and not w.waiter.done():
             w.waiter.set_result(reply)
 
     def _release(self, w: _Worker) -> None:
-        w.job = w.waiter = None
+        if w.expiry is not None:
+            w.expiry.cancel()
+        w.job, w.waiter, w.expiry = None, None, None
         while self._wanted:
             f = self._wanted.popleft()
             if not f.done():
@@ -183,9 +189,31 @@ class BotPool:
             asyncio.get_running_loop().remove_reader(w.conn.fileno())
         if w.waiter is not None and not w.waiter.done():
             w.waiter.set_exception(BotFailure(why))
+        if w.expiry is not None:
+            w.expiry.cancel()
         _kill(w)
         if not self._closed:
             self._spawn()
+
+    def _abandon(self, w: _Worker, job: int, started: float) -> None:
+        """Nobody waits for ``w``'s answer to ``job`` any more (its caller was
+        cancelled: the turn was replanned, a hint's asker left). Take the worker back
+        when it answers; end it only if it is still at the job when the job's bound
+        runs out. Killing it at once would cost every table the second or more a fresh
+        worker takes to start, and a client could cause that at will (reconnecting)."""
+        if w not in self._all or w.job != job:
+            return
+        if w.waiter is not None and w.waiter.done() and not w.waiter.cancelled():
+            self._release(w)  # it had answered just before the caller was cancelled
+            return
+        loop = asyncio.get_running_loop()
+        w.waiter = None
+        w.expiry = loop.call_at(started + self.timeout, self._expire, w, job)
+
+    def _expire(self, w: _Worker, job: int) -> None:
+        if w.job == job and w.expiry is not None:
+            w.expiry = None
+            self._lost(w, "an abandoned job ran past its bound")
 
     async def _acquire(self) -> _Worker:
         if not self._all:
@@ -199,6 +227,8 @@ class BotPool:
         try:
             return await asyncio.wait_for(f, self.timeout)
         except TimeoutError:
+            if f.done() and not f.cancelled():  # handed over as the time ran out (3.12+)
+                self._release(f.result())
             raise BotFailure(f"no bot worker was free within {self.timeout:g} s") from None
         except asyncio.CancelledError:
             if f.done() and not f.cancelled():
@@ -217,7 +247,9 @@ class BotPool:
         self._jobs += 1
         job = self._jobs
         w.job = job
-        w.waiter = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        w.waiter = loop.create_future()
+        started = loop.time()
         try:
             w.conn.send((job, spec, view, secrets.randbits(64), advise))
             tag, value = await asyncio.wait_for(w.waiter, self.timeout)
@@ -225,8 +257,7 @@ class BotPool:
             self._lost(w, "timeout")
             raise BotFailure(f"took longer than {self.timeout:g} s; its worker was ended") from None
         except asyncio.CancelledError:
-            # Nobody waits for the answer any more: the worker is still busy with it.
-            self._lost(w, "cancelled")
+            self._abandon(w, job, started)
             raise
         except (BotFailure, OSError) as e:
             self._lost(w, str(e))

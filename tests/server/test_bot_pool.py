@@ -1,0 +1,67 @@
+"""The server's bot worker pool (``pitch.server.bots.BotPool``) with real worker
+processes: a caller that stops waiting does not cost the pool its worker."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+from pitch.engine import GameState, PlayerView, Rules
+from pitch.server.bots import BotPool
+
+# A search that thinks for about a second (the sample count does not bind).
+SLOW = "pimc:samples=1000000,time=1.0"
+
+
+async def _ready(pool: BotPool) -> int:
+    pool.warm()
+    deadline = time.monotonic() + 120  # spawn, import, load the compiled kernels
+    while pool.ready() < pool.workers:
+        assert time.monotonic() < deadline, "no bot worker became ready"
+        await asyncio.sleep(0.05)
+    return len(pool._all)
+
+
+def _view() -> PlayerView:
+    st = GameState(Rules(players=4, partnerships=True), dealer=0)
+    st.deal_random()
+    return st.view(st.current_player())
+
+
+async def _cancel_then_ask(timeout: float) -> tuple[list[int | None], list[int | None], float]:
+    pool = BotPool(1, timeout)
+    try:
+        await _ready(pool)
+        before = [w.proc.pid for w in pool._all]
+        view = _view()
+        task = asyncio.create_task(pool.run(SLOW, view))
+        await asyncio.sleep(0.3)  # the worker is thinking
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        if timeout < 1.0:  # the job outlives its bound: a new worker must come up
+            await asyncio.sleep(timeout)
+            await _ready(pool)
+        start = time.monotonic()
+        advice = await pool.run("random", view)
+        waited = time.monotonic() - start
+        assert (view.legal >> advice.action) & 1
+        return before, [w.proc.pid for w in pool._all], waited
+    finally:
+        pool.close()
+
+
+def test_a_cancelled_job_leaves_its_worker_to_finish() -> None:
+    """The next job waits for the worker to finish the abandoned one (under a second
+    here), and gets the same worker: nothing is killed or started again."""
+    before, after, waited = asyncio.run(_cancel_then_ask(timeout=10.0))
+    assert after == before
+    assert waited < 10.0
+
+
+def test_an_abandoned_job_past_its_bound_ends_its_worker() -> None:
+    """Should the abandoned job run past its bound, the worker is ended and replaced
+    (the bound is 0.5 s here; the search takes a second)."""
+    before, after, _ = asyncio.run(_cancel_then_ask(timeout=0.5))
+    assert len(after) == 1 and after != before
