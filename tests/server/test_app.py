@@ -177,3 +177,47 @@ def test_the_servers_rules_are_every_new_tables_defaults(tmp_path: Path) -> None
         assert club["smudge"] is True and club["min_bid"] == 2
         off = made({"rules": {"smudge": False, "min_bid": 1}})
         assert off.get("smudge", False) is False and off["min_bid"] == 1  # left out at its default
+
+
+def test_a_socket_joins_the_live_table_though_it_left_memory_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """A socket that has not said who it is yet counts for nobody, so its table may
+    leave memory meanwhile (here the server holds one live table, and another is
+    joined). Its `auth` then seats it at the live table, not at the copy it had found:
+    the other player's move reaches it (before, the two sat at two copies)."""
+    settings = in_process_settings(tmp_path, max_live_tables=1, table_creations_per_minute=100)
+    with app_client(settings) as client:
+
+        def table() -> tuple[str, list[str]]:
+            t = client.post("/api/tables", json={"rules": {"players": 2}}).json()["id"]
+            claim = f"/api/tables/{t}/seats"
+            return t, [
+                client.post(f"{claim}/{s}", json={"name": f"p{s}"}).json()["token"] for s in (0, 1)
+            ]
+
+        t1, (ann, bob) = table()
+        with client.websocket_connect(f"/ws/tables/{t1}") as wa:
+            t2, (cy, _) = table()  # t1 leaves memory: nobody sits there yet
+            with client.websocket_connect(f"/ws/tables/{t2}") as wc:
+                wc.send_json({"type": "auth", "token": cy})
+                assert wc.receive_json()["type"] == "welcome"
+            wa.send_json({"type": "auth", "token": ann})
+            assert wa.receive_json()["seat"] == 0
+            first = _until(wa, lambda m: m["type"] == "state")
+            with client.websocket_connect(f"/ws/tables/{t1}") as wb:
+                wb.send_json({"type": "auth", "token": bob})
+                assert wb.receive_json()["seat"] == 1
+                st = _until(wb, lambda m: m["type"] == "state")
+                g = st["game"]
+                # The one on turn moves; the other must hear of it.
+                mover, other, view = (wa, wb, first) if g["turn"] == 0 else (wb, wa, st)
+                legal = view["game"]["legal"]
+                mover.send_json({"type": "action", "action": legal[0], "seq": view["seq"]})
+                _until(mover, lambda m: m["type"] == "state" and m["seq"] > view["seq"])
+                # Everything the other was sent by now comes before the answer to a ping.
+                other.send_json({"type": "ping"})
+                seen: list[dict[str, Any]] = []
+                _until(other, lambda m: seen.append(m) or m["type"] == "pong")
+                moves = [m["last"] for m in seen if m["type"] == "state" and m["seq"] > view["seq"]]
+                assert moves and moves[0]["seat"] == g["turn"]

@@ -8,7 +8,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from pitch.server.errors import ServiceError
 from pitch.server.live import Conn
-from pitch.server.protocol import error, parse_client_message
+from pitch.server.protocol import Auth, Spectate, error, parse_client_message
 from pitch.server.routes.deps import Client, Service
 from pitch.server.service import TableService
 
@@ -32,12 +32,9 @@ async def _serve(ws: WebSocket, table_id: str, svc: TableService) -> None:
     try:
         t = await svc.lifecycle.find(table_id[:33], live=True)
     except ServiceError as e:
-        if e.status == 503:  # full, or the table is on its way here: come back
-            await ws.send_json(error("server_busy", e.detail))
-            await ws.close(1013)
-            return
-        await ws.send_json(error("no_table"))
-        await ws.close(4404)
+        refusal, code = _not_found(e)
+        await ws.send_json(refusal)
+        await ws.close(code)
         return
     conn = Conn(
         ws,
@@ -71,6 +68,14 @@ async def _serve(ws: WebSocket, table_id: str, svc: TableService) -> None:
                     conn.strikes += 1
                     conn.send(parsed)
                 else:
+                    if isinstance(parsed, Auth | Spectate) and svc.tables.get(t.id) is not t:
+                        # The table left memory while this socket had not said who it is
+                        # (it counted for nobody): join the live table, not that copy.
+                        try:
+                            t = await svc.lifecycle.find(t.id, live=True)
+                        except ServiceError as e:
+                            conn.send(_not_found(e)[0])
+                            break
                     await svc.conns.handle(t, conn, parsed)
             if conn.strikes >= settings.ws_max_strikes:
                 conn.close()
@@ -80,3 +85,10 @@ async def _serve(ws: WebSocket, table_id: str, svc: TableService) -> None:
         svc.conns.leave(t, conn)
         conn.close()
         await writer
+
+
+def _not_found(e: ServiceError) -> tuple[dict[str, object], int]:
+    """The message and close code for a socket whose table cannot be live here."""
+    if e.status == 503:  # full, or the table is on its way here: come back
+        return error("server_busy", e.detail), 1013
+    return error("no_table"), 4404
