@@ -284,3 +284,149 @@ async def _arrival_not_stored(db: str) -> None:
 @pytest.mark.parametrize("kind", DBS)
 def test_an_arrival_that_could_not_be_stored_waits_a_hand(kind: str, tmp_path: Path) -> None:
     asyncio.run(_arrival_not_stored(db_url(kind, tmp_path)))
+
+
+class _Socket:
+    """What ``Play.act`` needs of a connection: its seat, and what it was sent."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.sent: list[dict[str, object]] = []
+
+    def send(self, msg: dict[str, object]) -> None:
+        self.sent.append(msg)
+
+    def send_text(self, text: str) -> None:
+        pass
+
+
+async def _database_away(db: str) -> None:
+    """The database is away: a player's move cannot be stored, nor the table read back.
+    The player is told `server_busy` and the table stays as stored (before, the error
+    left the socket's loop and the player was cut off)."""
+    from pitch.server.protocol import Act
+
+    a = service(db, "a")
+    await a.start()
+    try:
+        tid = await started_table(a)
+        t = await a.lifecycle.find(tid, live=True)
+        assert t.state is not None
+        seat, seq = t.state.current_player(), t.seq
+        load = a.repo.load
+
+        async def away(x: Append) -> None:
+            raise OSError("connection refused")
+
+        def load_away(*args: object, **kwargs: object) -> None:
+            raise OSError("connection refused")
+
+        a.commits.append = away  # type: ignore[method-assign]
+        a.repo.load = load_away  # type: ignore[method-assign]
+        sock = _Socket(seat)
+        action = min(t.state.legal_actions())
+        await a.play.act(t, sock, Act(type="action", action=action))  # type: ignore[arg-type]
+        assert [m["code"] for m in sock.sent] == ["server_busy"]
+        assert t.seq == seq and not t.lock.locked()
+        a.repo.load = load  # type: ignore[method-assign]
+    finally:
+        await a.stop()
+
+
+@pytest.mark.parametrize("kind", DBS)
+def test_a_player_is_told_server_busy_while_the_database_is_away(kind: str, tmp_path: Path) -> None:
+    asyncio.run(_database_away(db_url(kind, tmp_path)))
+
+
+async def _quick_seat_arrival_fails(db: str) -> None:
+    """A stranger takes a quick-play seat between hands, and storing that it is theirs
+    fails: they get their token and wait a hand, as if they had come mid-hand (before:
+    a server error, no token, and a seat nobody could ever use)."""
+    from pitch.server.schemas import QuickPlay
+
+    a = service(db, "a", quick_bot_delay=5.0)  # nobody bids before Bob comes
+    await a.start()
+    try:
+        tid = await a.quick.table(QuickPlay(rules={"players": 2, "target": 21}), "client")
+        await a.quick.seat(tid, "ann")
+        t = await a.lifecycle.find(tid, live=True)
+        arrive = a.quick.store.arrive
+        fails = [1]
+
+        def flaky_arrive(table_id: str, seat: int) -> None:
+            if fails[0]:
+                fails[0] -= 1
+                raise OSError("the database went away")
+            arrive(table_id, seat)
+
+        a.quick.store.arrive = flaky_arrive  # type: ignore[method-assign]
+        assert t.state is not None and not t.state.bids
+        seat, token, waiting = await a.quick.seat(tid, "bob")
+        assert seat == 1 and token and waiting and fails == [0]
+        assert t.seats[1].pending and t.seats[1].kind == "bot"
+    finally:
+        await a.stop()
+
+
+@pytest.mark.parametrize("kind", DBS)
+def test_a_quick_seat_whose_arrival_fails_waits_a_hand(kind: str, tmp_path: Path) -> None:
+    asyncio.run(_quick_seat_arrival_fails(db_url(kind, tmp_path)))
+
+
+async def _let_go_plans_nothing(db: str) -> None:
+    """A table this process let go (its lease lost, or handed over) gets no more
+    timers, whoever asks: a commit that lands just after, a socket joining late.
+    Another process, or a later load here, plays it (before, both could)."""
+    from pitch.server.schemas import CreateTable
+
+    a = service(db, "a")
+    await a.start()
+    try:
+        body = CreateTable(
+            rules={"players": 2},
+            seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+            options={"bot_delay": 10.0, "turn_seconds": 60.0},
+        )
+        t = await a.lifecycle.create(body, "client")
+        await a.seats.claim(t.id, 0, "ann")
+        assert t.timer is not None  # a bot's move or the turn timer: always one here
+        a.lifecycle.let_go(t)
+        assert t.timer is None
+        a.scheduler.schedule(t)
+        assert t.timer is None
+    finally:
+        await a.stop()
+
+
+def test_a_table_let_go_gets_no_timer(tmp_path: Path) -> None:
+    asyncio.run(_let_go_plans_nothing(db_url("sqlite", tmp_path)))
+
+
+async def _resume_past_a_failed_read(db: str) -> None:
+    """Bringing back this process's tables (at start, or when its lease comes back)
+    goes past a table whose read fails: the others are live and planned (before, the
+    first failure ended the loop and left the rest unplanned)."""
+    a = service(db, "a")
+    await a.start()
+    try:
+        first, second = await started_table(a), await started_table(a)
+    finally:
+        await a.stop()
+    b = service(db, "a")  # the same process, restarted
+    load = b.repo.load
+
+    def flaky_load(table_id: str) -> object:
+        if table_id == first:
+            raise OSError("the database went away")
+        return load(table_id)
+
+    b.repo.load = flaky_load  # type: ignore[method-assign,assignment]
+    await b.start()
+    try:
+        assert first not in b.tables and second in b.tables
+    finally:
+        await b.stop()
+
+
+def test_resuming_goes_past_a_table_that_cannot_be_read(tmp_path: Path) -> None:
+    asyncio.run(_resume_past_a_failed_read(db_url("sqlite", tmp_path)))

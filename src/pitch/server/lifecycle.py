@@ -71,7 +71,11 @@ class Lifecycle:
         svc = self.svc
         ids = await svc.run_db(svc.repo.unfinished)
         for tid in ids:
-            stored = await svc.run_db(svc.repo.load, tid)
+            try:
+                stored = await svc.run_db(svc.repo.load, tid)
+            except Exception:  # one table's failed read must not leave the rest unplanned
+                log.exception("table %s could not be read; it comes back on first use", tid)
+                continue
             if stored is None:
                 continue
             try:

@@ -121,8 +121,11 @@ class Play:
             )
         except Exception as e:
             log.exception("could not store an action of table %s; rebuilding it", t.id)
-            if await self._reload(t):
-                return  # it was stored after all, and the table has gone on from it
+            try:
+                if await self._reload(t):
+                    return  # it was stored after all, and the table has gone on from it
+            except Exception:  # the database is away: the table stays as it was stored
+                log.exception("could not rebuild table %s", t.id)
             if by != "player":
                 raise NotStored(f"table {t.id}: {e}") from e
             if conn is not None:
@@ -140,10 +143,7 @@ class Play:
         take their bot seats; the next automatic move is planned; everyone is told."""
         t.turn_started = t.idle_since = time.monotonic()
         if t.status != "over" and dealt and any(x.pending for x in t.seats):
-            try:
-                await self.svc.quick.arrive(t)
-            except Exception:  # the bots play on; the strangers sit down at the next hand
-                log.exception("could not seat the arrivals at table %s", t.id)
+            await self.svc.quick.arrive(t)
         self.svc.scheduler.schedule(t)
         broadcast(t)
 

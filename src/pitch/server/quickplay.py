@@ -18,6 +18,7 @@ and quick phrases only in the chat.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from typing import TYPE_CHECKING
@@ -34,6 +35,8 @@ from pitch.store import OpenSeats, StaleWrite
 
 if TYPE_CHECKING:
     from pitch.server.service import TableService
+
+log = logging.getLogger("pitch.server")
 
 TURN_SECONDS = 60.0
 """Quick-play turn timer: a stranger who dawdles is played for, one move at a time."""
@@ -119,6 +122,9 @@ class QuickSeats:
                 await svc.run_db(self.store.arrive, t.id, i)
             except StaleWrite:  # the table went to another process: it seats them later
                 return
+            except Exception:  # the database failed: the bot plays on, they sit down
+                log.exception("could not seat an arrival at table %s", t.id)  # next deal
+                break
             s.kind = "human"
             s.away_since = time.monotonic()
             for c in [c for c in t.spectators if c.waiting == i]:

@@ -34,8 +34,8 @@ class Scheduler:
         t.timer = None
         t.turn_deadline = None
         st = t.state
-        if st is None or t.status == "over":
-            return
+        if st is None or t.status == "over" or self.svc.tables.get(t.id) is not t:
+            return  # over, or let go (another process or a later load plays it)
         seat = st.current_player()
         if seat == TERMINAL or seat < 0:
             return
