@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pitch.engine import PlayerView
+from pitch.server.bots import fallback
 from pitch.server.play import NotStored
 from pitch.server.service import ServiceError
 from pitch.store import Append, Database
@@ -430,3 +431,47 @@ async def _resume_past_a_failed_read(db: str) -> None:
 
 def test_resuming_goes_past_a_table_that_cannot_be_read(tmp_path: Path) -> None:
     asyncio.run(_resume_past_a_failed_read(db_url("sqlite", tmp_path)))
+
+
+async def _gone_meanwhile(db: str) -> None:
+    """A bot's move cannot be stored because the table is gone from the store (its
+    last player left and it was deleted): the table is let go, not tried again every
+    second for ever (a bot decision each time)."""
+    from pitch.server.schemas import CreateTable
+
+    a = service(db, "a")
+    await a.start()
+    try:
+        body = CreateTable(
+            rules={"players": 2},
+            seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+            options={"bot_delay": 0.3},
+        )
+        t = await a.lifecycle.create(body, "client")
+        asked: list[str] = []
+
+        async def counting(spec: str, view: PlayerView, table: str) -> int:
+            asked.append(table)
+            return fallback(view)  # at once: no worker process to wait for
+
+        async def gone(x: Append) -> None:
+            raise OSError("no such table")
+
+        a.bots.choose = counting  # type: ignore[method-assign]
+        await a.seats.claim(t.id, 0, "ann")
+        st = t.state
+        assert st is not None
+        if st.current_player() == 0:  # the human bids first: then it is the bot's turn
+            async with t.lock:
+                await a.play.apply(t, 0, min(st.legal_actions()), "player")
+        # Gone from the store now, before the bot's move (0.3 s away) is made.
+        a.commits.append = gone  # type: ignore[method-assign]
+        a.repo.load = lambda table_id: None  # type: ignore[method-assign,assignment,return-value]
+        await asyncio.sleep(2.5)  # the retries were a second apart
+        assert len(asked) == 1 and t.id not in a.tables
+    finally:
+        await a.stop()
+
+
+def test_a_table_gone_from_the_store_is_let_go(tmp_path: Path) -> None:
+    asyncio.run(_gone_meanwhile(db_url("sqlite", tmp_path)))

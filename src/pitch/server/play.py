@@ -152,9 +152,9 @@ class Play:
         ahead (the write had gone through, its answer lost) and the table went on."""
         svc = self.svc
         stored = await svc.run_db(svc.repo.load, t.id)
-        if stored is not None and stored.owner != svc.repo.owner:
-            svc.lifecycle.let_go(t)  # adopted or handed over: the new owner has it
-        elif stored is not None:
+        if stored is None or stored.owner != svc.repo.owner:
+            svc.lifecycle.let_go(t)  # gone, or adopted or handed over: the new owner has it
+        else:
             fresh = LiveTable.from_stored(stored)
             new = stored.events[t.seq :]
             t.state, t.seq, t.status, t.last = fresh.state, fresh.seq, fresh.status, fresh.last

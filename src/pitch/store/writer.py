@@ -196,6 +196,10 @@ class EventWriter:
             # even if the first landed (it answers StaleWrite then).
             log.warning("a commit of %d appends failed (%s); each once more", len(batch), e)
             out: list[BaseException | None] = []
+            try:  # on the event loop (``wait=False``) the new connection must not wait either
+                self._set_wait(self._connection(), wait)
+            except Exception as e1:
+                return [e1] * len(batch)
             for a in batch:
                 try:
                     out += self._run([a])
