@@ -475,3 +475,39 @@ async def _gone_meanwhile(db: str) -> None:
 
 def test_a_table_gone_from_the_store_is_let_go(tmp_path: Path) -> None:
     asyncio.run(_gone_meanwhile(db_url("sqlite", tmp_path)))
+
+
+async def _claim_answer_lost(db: str) -> None:
+    """The claim that fills a table is stored, but its answer is lost (the database
+    connection drops after the commit). The claimant is told to try again (503), and
+    the table is read back from the store on its next use, with its game under way
+    (before, memory said it was still waiting for a player: it never started)."""
+    from pitch.server.errors import ServiceError
+
+    a = service(db, "a")
+    await a.start()
+    try:
+        from pitch.server.schemas import CreateTable
+
+        t = await a.lifecycle.create(CreateTable(rules={"players": 2}), "client")
+        await a.seats.claim(t.id, 0, "ann")
+        claim = a.repo.claim
+
+        def lost(*args: object, **kwargs: object) -> None:
+            claim(*args, **kwargs)  # type: ignore[arg-type]
+            raise OSError("the connection dropped after the commit")
+
+        a.repo.claim = lost  # type: ignore[method-assign]
+        with pytest.raises(ServiceError) as e:
+            await a.seats.claim(t.id, 1, "bob")
+        assert e.value.status == 503 and t.id not in a.tables
+        again = await a.lifecycle.find(t.id, live=True)
+        assert again.status == "playing" and again.state is not None
+        assert [s.name for s in again.seats] == ["ann", "bob"]
+    finally:
+        await a.stop()
+
+
+@pytest.mark.parametrize("kind", DBS)
+def test_a_claim_whose_answer_was_lost_is_read_back(kind: str, tmp_path: Path) -> None:
+    asyncio.run(_claim_answer_lost(db_url(kind, tmp_path)))

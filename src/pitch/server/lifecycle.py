@@ -11,8 +11,9 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pitch.engine import PitchError, Rules, preset
 from pitch.engine.rules import OPTION
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
     from pitch.server.service import TableService
 
 log = logging.getLogger("pitch.server")
+
+T = TypeVar("T")
 
 _ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: codes are read aloud
 
@@ -313,6 +316,20 @@ class Lifecycle:
             return None
 
     # ------------------------------------------------------------ letting go
+
+    async def write_seats(self, t: LiveTable, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        """Store a change of ``t``'s seats (under its lock). Should the database fail
+        (other than :class:`StaleWrite`), whether the change landed is unknown: the
+        table leaves memory, to be read back on its next use, and the caller is told
+        to try again (503) rather than go on from a guess."""
+        try:
+            return await self.svc.run_db(fn, *args, **kw)
+        except StaleWrite:
+            raise
+        except Exception as e:
+            log.exception("a seat change of table %s failed; it is read back on next use", t.id)
+            self.let_go(t)
+            raise ServiceError(503, "the database failed; try again") from e
 
     def let_go(self, t: LiveTable) -> None:
         """Forget a table another process serves now: no more moves from here, and

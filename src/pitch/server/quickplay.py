@@ -101,7 +101,9 @@ class QuickSeats:
             token = secrets.token_urlsafe(32)
             th = hash_token(token)
             try:
-                await svc.run_db(self.store.take, t.id, seat, name=name, token_hash=th)
+                await svc.lifecycle.write_seats(
+                    t, self.store.take, t.id, seat, name=name, token_hash=th
+                )
             except StaleWrite:
                 raise ServiceError(409, f"seat {seat} is taken") from None
             s = t.seats[seat]
@@ -140,7 +142,9 @@ class QuickSeats:
         s = t.seats[seat]
         assert s.token_hash is not None
         try:
-            await self.service.run_db(self.store.drop, t.id, seat, token_hash=s.token_hash)
+            await self.service.lifecycle.write_seats(
+                t, self.store.drop, t.id, seat, token_hash=s.token_hash
+            )
         except StaleWrite:
             raise ServiceError(409, f"seat {seat} changed meanwhile; try again") from None
         s.name, s.token_hash = None, None

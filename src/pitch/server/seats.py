@@ -48,7 +48,9 @@ class SeatClaims:
                 state = GameState(t.rules, dealer=t.first_dealer)
                 start = deal_if_needed(state)
             try:
-                await svc.run_db(svc.repo.claim, t.id, seat, name=name, token_hash=th, start=start)
+                await svc.lifecycle.write_seats(
+                    t, svc.repo.claim, t.id, seat, name=name, token_hash=th, start=start
+                )
             except StaleWrite:
                 raise ServiceError(409, f"seat {seat} is taken") from None
             s.name, s.token_hash = name, th
@@ -83,8 +85,8 @@ class SeatClaims:
             bot = t.options.substitute if resign else None
             assert s.token_hash is not None
             try:
-                abandoned = await svc.run_db(
-                    svc.repo.leave, t.id, seat, token_hash=s.token_hash, client=client, bot=bot
+                abandoned = await svc.lifecycle.write_seats(
+                    t, svc.repo.leave, t.id, seat, token_hash=s.token_hash, client=client, bot=bot
                 )
             except StaleWrite:
                 raise ServiceError(409, f"seat {seat} changed meanwhile; try again") from None
