@@ -511,3 +511,45 @@ async def _claim_answer_lost(db: str) -> None:
 @pytest.mark.parametrize("kind", DBS)
 def test_a_claim_whose_answer_was_lost_is_read_back(kind: str, tmp_path: Path) -> None:
     asyncio.run(_claim_answer_lost(db_url(kind, tmp_path)))
+
+
+async def _chat_answer_lost(db: str) -> None:
+    """A chat line is stored but the answer is lost (the connection drops after the
+    commit): it is sent to the table as said, and the lines after it are stored too
+    (before, its number was used again and every later line failed)."""
+    import json
+
+    from pitch.server.live import Conn
+    from pitch.server.protocol import Chat
+
+    a = service(db, "a")
+    await a.start()
+    try:
+        tid = await started_table(a)
+        t = await a.lifecycle.find(tid, live=True)
+        conn = Conn(None, rate=100.0, burst=100, queue=100)  # type: ignore[arg-type]
+        conn.seat = 0
+        add, lost = a.repo.add_chat, [1]
+
+        def flaky(table_id: str, line: object) -> None:
+            add(table_id, line)  # type: ignore[arg-type]
+            if lost[0]:
+                lost[0] -= 1
+                raise OSError("the connection dropped after the commit")
+
+        a.repo.add_chat = flaky  # type: ignore[method-assign,assignment]
+        t.seats[0].conns.add(conn)
+        for _ in range(3):
+            await a.conns._chat(t, conn, Chat(type="chat", phrase=0))
+        sent = [json.loads(x) for x in conn._queue]
+        assert [m["type"] for m in sent] == ["chat"] * 3
+        stored = a.repo.load(tid)
+        assert stored is not None and stored.chat_count == 3 and t.chat_count == 3
+        t.seats[0].conns.discard(conn)
+    finally:
+        await a.stop()
+
+
+@pytest.mark.parametrize("kind", DBS)
+def test_a_chat_line_whose_answer_was_lost_is_not_numbered_again(kind: str, tmp_path: Path) -> None:
+    asyncio.run(_chat_answer_lost(db_url(kind, tmp_path)))

@@ -161,8 +161,9 @@ class Connections:
                 await svc.run_db(svc.repo.add_chat, t.id, line)
             except Exception:
                 log.exception("could not store a chat line of table %s", t.id)
-                conn.send(error("server_busy"))
-                return
+                if not await self._chat_stored(t, line.n):
+                    conn.send(error("server_busy"))
+                    return
             t.chat_count += 1
             out = chat_message(line)
             t.chat.append(out)
@@ -172,6 +173,16 @@ class Connections:
                 c.send_text(text_out)
         for c in t.spectators:
             c.send_text(text_out)
+
+    async def _chat_stored(self, t: LiveTable, n: int) -> bool:
+        """After a failed write of line ``n``: whether it was stored all the same (the
+        answer lost), so that it is said, and its number never used again."""
+        svc = self.svc
+        try:
+            stored = await svc.run_db(svc.repo.load, t.id)
+        except Exception:
+            return False
+        return stored is not None and stored.chat_count > n
 
     def leave(self, t: LiveTable, conn: Conn) -> None:
         """A socket closed: its seat is away from now on (the stand-in's grace runs)."""
