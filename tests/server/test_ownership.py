@@ -5,15 +5,19 @@ real processes behind nginx."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pitch.engine import PlayerView
 from pitch.server.bots import fallback
+from pitch.server.live import LiveTable
 from pitch.server.play import NotStored
-from pitch.server.service import ServiceError
+from pitch.server.service import ServiceError, TableService
 from pitch.store import Append, Database
 from pitch.store.ownership import Ownership
 from tests.support.databases import DBS, db_url
@@ -157,12 +161,7 @@ async def _bot_move_not_stored(db: str) -> None:
             return t.last is not None and t.last["seat"] == 1
 
         while blocked != {"valid": 0, "append": 0} or not bot_moved():
-            # The human's turns: pass or play the first card, as a player would.
-            st = t.state
-            if st is not None and st.current_player() == 0:
-                async with t.lock:
-                    if t.state is st:
-                        await a.play.apply(t, 0, min(st.legal_actions()), "player")
+            await _human_turn(a, t)
             assert time.monotonic() < deadline, (blocked, t.seq)
             await asyncio.sleep(0.05)
         stored = a.repo.load(t.id)
@@ -178,13 +177,59 @@ def test_a_bot_move_that_could_not_be_stored_is_played_again(kind: str, tmp_path
     asyncio.run(_bot_move_not_stored(db_url(kind, tmp_path)))
 
 
+async def _human_turn(a: TableService, t: LiveTable) -> None:
+    """Seat 0's move, if it is its turn: the lowest legal action, as a player would."""
+    st = t.state
+    if st is not None and st.current_player() == 0:
+        async with t.lock:
+            if t.state is st:
+                await a.play.apply(t, 0, min(st.legal_actions()), "player")
+
+
+@contextlib.asynccontextmanager
+async def _running(db: str, **settings: Any) -> AsyncIterator[TableService]:
+    """A started table service as process ``a`` on ``db`` (stopped on the way out)."""
+    a = service(db, "a", **settings)
+    await a.start()
+    try:
+        yield a
+    finally:
+        await a.stop()
+
+
+class _FailsOnce:
+    """``fn`` that raises OSError on its first call: before running it (the database
+    away), or with ``after`` once it has run (stored, but the answer lost)."""
+
+    def __init__(self, fn: Callable[..., Any], *, after: bool = False) -> None:
+        self.fn, self.after, self.failed = fn, after, False
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.failed:
+            return self.fn(*args, **kwargs)
+        self.failed = True
+        if self.after:
+            self.fn(*args, **kwargs)
+            raise OSError("the connection dropped after the commit")
+        raise OSError("the database went away")
+
+
+async def _quick_table(a: TableService) -> LiveTable:
+    """A new quick-play table (2 seats, to 21) with Ann in seat 0, a bot in seat 1,
+    whose arrivals fail once (:class:`_FailsOnce`)."""
+    from pitch.server.schemas import QuickPlay
+
+    tid = await a.quick.table(QuickPlay(rules={"players": 2, "target": 21}), "client")
+    await a.quick.seat(tid, "ann")
+    a.quick.store.arrive = _FailsOnce(a.quick.store.arrive)  # type: ignore[method-assign]
+    return await a.lifecycle.find(tid, live=True)
+
+
 async def _stored_though_it_failed(db: str, who: str) -> None:
     """A write that went through though its answer was lost (the connection dropped
     after the commit): the table is rebuilt from the store, with the move, and goes on
     from it: the next bot moves (before, nobody planned it and the table stood still)."""
-    a = service(db, "a")
-    await a.start()
-    try:
+    async with _running(db) as a:
         from pitch.server.schemas import CreateTable
 
         bot = {"kind": "bot", "bot": "random"}
@@ -217,10 +262,7 @@ async def _stored_though_it_failed(db: str, who: str) -> None:
         while not failed or t.seq < failed[0].seq + len(failed[0].events) + 3:
             st = t.state
             assert st is not None and st.winner is None
-            if st.current_player() == 0:  # the human's turns
-                async with t.lock:
-                    if t.state is st:
-                        await a.play.apply(t, 0, min(st.legal_actions()), "player")
+            await _human_turn(a, t)
             assert time.monotonic() < deadline, (failed, t.seq)
             await asyncio.sleep(0.02)
         stored = a.repo.load(t.id)
@@ -228,8 +270,6 @@ async def _stored_though_it_failed(db: str, who: str) -> None:
         f = failed[0]
         assert stored.events[f.seq] == f.events[0]  # stored as made, and the game went on
         assert t.seq <= len(stored.events)  # memory never ahead of the store
-    finally:
-        await a.stop()
 
 
 @pytest.mark.parametrize("who", ["bot", "player"])
@@ -244,24 +284,9 @@ async def _arrival_not_stored(db: str) -> None:
     """A stranger's quick-play seat whose arrival cannot be stored at the deal (the
     database fails once): the bot plays on, the stranger sits down at the next hand
     (before, the dealt hand stood still: nobody planned its first move)."""
-    a = service(db, "a", quick_bot_delay=0.0)
-    await a.start()
-    try:
-        from pitch.server.schemas import QuickPlay
-
-        tid = await a.quick.table(QuickPlay(rules={"players": 2, "target": 21}), "client")
-        await a.quick.seat(tid, "ann")
-        t = await a.lifecycle.find(tid, live=True)
-        arrive, fails = a.quick.store.arrive, [1]
-
-        def flaky_arrive(table_id: str, seat: int) -> None:
-            if fails[0]:
-                fails[0] -= 1
-                raise OSError("the database went away")
-            arrive(table_id, seat)
-
-        a.quick.store.arrive = flaky_arrive  # type: ignore[method-assign]
-
+    async with _running(db, quick_bot_delay=0.0) as a:
+        t = await _quick_table(a)
+        tid = t.id
         deadline = time.monotonic() + 30
         bob_pending = False
         while t.seats[1].kind != "human":
@@ -270,16 +295,11 @@ async def _arrival_not_stored(db: str) -> None:
             if not bob_pending and st.bids:  # the hand is under way: Bob must wait
                 seat, _, bob_pending = await a.quick.seat(tid, "bob")
                 assert seat == 1 and bob_pending
-            if st.current_player() == 0:
-                async with t.lock:
-                    if t.state is st:
-                        await a.play.apply(t, 0, min(st.legal_actions()), "player")
-            assert time.monotonic() < deadline, (fails, t.seq, st.phase)
+            await _human_turn(a, t)
+            assert time.monotonic() < deadline, (t.seq, st.phase)
             await asyncio.sleep(0.02)
-        assert fails == [0]  # it failed once, at the first deal, and the table went on
+        assert a.quick.store.arrive.failed  # type: ignore[attr-defined]  # at the first deal
         assert t.state is not None and len(t.state.history) >= 2  # Bob's at the second
-    finally:
-        await a.stop()
 
 
 @pytest.mark.parametrize("kind", DBS)
@@ -307,9 +327,7 @@ async def _database_away(db: str) -> None:
     left the socket's loop and the player was cut off)."""
     from pitch.server.protocol import Act
 
-    a = service(db, "a")
-    await a.start()
-    try:
+    async with _running(db) as a:
         tid = await started_table(a)
         t = await a.lifecycle.find(tid, live=True)
         assert t.state is not None
@@ -330,8 +348,6 @@ async def _database_away(db: str) -> None:
         assert [m["code"] for m in sock.sent] == ["server_busy"]
         assert t.seq == seq and not t.lock.locked()
         a.repo.load = load  # type: ignore[method-assign]
-    finally:
-        await a.stop()
 
 
 @pytest.mark.parametrize("kind", DBS)
@@ -343,30 +359,12 @@ async def _quick_seat_arrival_fails(db: str) -> None:
     """A stranger takes a quick-play seat between hands, and storing that it is theirs
     fails: they get their token and wait a hand, as if they had come mid-hand (before:
     a server error, no token, and a seat nobody could ever use)."""
-    from pitch.server.schemas import QuickPlay
-
-    a = service(db, "a", quick_bot_delay=5.0)  # nobody bids before Bob comes
-    await a.start()
-    try:
-        tid = await a.quick.table(QuickPlay(rules={"players": 2, "target": 21}), "client")
-        await a.quick.seat(tid, "ann")
-        t = await a.lifecycle.find(tid, live=True)
-        arrive = a.quick.store.arrive
-        fails = [1]
-
-        def flaky_arrive(table_id: str, seat: int) -> None:
-            if fails[0]:
-                fails[0] -= 1
-                raise OSError("the database went away")
-            arrive(table_id, seat)
-
-        a.quick.store.arrive = flaky_arrive  # type: ignore[method-assign]
+    async with _running(db, quick_bot_delay=5.0) as a:  # nobody bids before Bob comes
+        t = await _quick_table(a)
         assert t.state is not None and not t.state.bids
-        seat, token, waiting = await a.quick.seat(tid, "bob")
-        assert seat == 1 and token and waiting and fails == [0]
+        seat, token, waiting = await a.quick.seat(t.id, "bob")
+        assert seat == 1 and token and waiting and a.quick.store.arrive.failed  # type: ignore[attr-defined]
         assert t.seats[1].pending and t.seats[1].kind == "bot"
-    finally:
-        await a.stop()
 
 
 @pytest.mark.parametrize("kind", DBS)
@@ -380,9 +378,7 @@ async def _let_go_plans_nothing(db: str) -> None:
     Another process, or a later load here, plays it (before, both could)."""
     from pitch.server.schemas import CreateTable
 
-    a = service(db, "a")
-    await a.start()
-    try:
+    async with _running(db) as a:
         body = CreateTable(
             rules={"players": 2},
             seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}],
@@ -395,8 +391,6 @@ async def _let_go_plans_nothing(db: str) -> None:
         assert t.timer is None
         a.scheduler.schedule(t)
         assert t.timer is None
-    finally:
-        await a.stop()
 
 
 def test_a_table_let_go_gets_no_timer(tmp_path: Path) -> None:
@@ -407,12 +401,8 @@ async def _resume_past_a_failed_read(db: str) -> None:
     """Bringing back this process's tables (at start, or when its lease comes back)
     goes past a table whose read fails: the others are live and planned (before, the
     first failure ended the loop and left the rest unplanned)."""
-    a = service(db, "a")
-    await a.start()
-    try:
+    async with _running(db) as a:
         first, second = await started_table(a), await started_table(a)
-    finally:
-        await a.stop()
     b = service(db, "a")  # the same process, restarted
     load = b.repo.load
 
@@ -439,9 +429,7 @@ async def _gone_meanwhile(db: str) -> None:
     second for ever (a bot decision each time)."""
     from pitch.server.schemas import CreateTable
 
-    a = service(db, "a")
-    await a.start()
-    try:
+    async with _running(db) as a:
         body = CreateTable(
             rules={"players": 2},
             seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}],
@@ -469,8 +457,6 @@ async def _gone_meanwhile(db: str) -> None:
         a.repo.load = lambda table_id: None  # type: ignore[method-assign,assignment,return-value]
         await asyncio.sleep(2.5)  # the retries were a second apart
         assert len(asked) == 1 and t.id not in a.tables
-    finally:
-        await a.stop()
 
 
 def test_a_table_gone_from_the_store_is_let_go(tmp_path: Path) -> None:
@@ -484,28 +470,18 @@ async def _claim_answer_lost(db: str) -> None:
     (before, memory said it was still waiting for a player: it never started)."""
     from pitch.server.errors import ServiceError
 
-    a = service(db, "a")
-    await a.start()
-    try:
+    async with _running(db) as a:
         from pitch.server.schemas import CreateTable
 
         t = await a.lifecycle.create(CreateTable(rules={"players": 2}), "client")
         await a.seats.claim(t.id, 0, "ann")
-        claim = a.repo.claim
-
-        def lost(*args: object, **kwargs: object) -> None:
-            claim(*args, **kwargs)  # type: ignore[arg-type]
-            raise OSError("the connection dropped after the commit")
-
-        a.repo.claim = lost  # type: ignore[method-assign]
+        a.repo.claim = _FailsOnce(a.repo.claim, after=True)  # type: ignore[method-assign]
         with pytest.raises(ServiceError) as e:
             await a.seats.claim(t.id, 1, "bob")
         assert e.value.status == 503 and t.id not in a.tables
         again = await a.lifecycle.find(t.id, live=True)
         assert again.status == "playing" and again.state is not None
         assert [s.name for s in again.seats] == ["ann", "bob"]
-    finally:
-        await a.stop()
 
 
 @pytest.mark.parametrize("kind", DBS)
@@ -522,22 +498,12 @@ async def _chat_answer_lost(db: str) -> None:
     from pitch.server.live import Conn
     from pitch.server.protocol import Chat
 
-    a = service(db, "a")
-    await a.start()
-    try:
+    async with _running(db) as a:
         tid = await started_table(a)
         t = await a.lifecycle.find(tid, live=True)
         conn = Conn(None, rate=100.0, burst=100, queue=100)  # type: ignore[arg-type]
         conn.seat = 0
-        add, lost = a.repo.add_chat, [1]
-
-        def flaky(table_id: str, line: object) -> None:
-            add(table_id, line)  # type: ignore[arg-type]
-            if lost[0]:
-                lost[0] -= 1
-                raise OSError("the connection dropped after the commit")
-
-        a.repo.add_chat = flaky  # type: ignore[method-assign,assignment]
+        a.repo.add_chat = _FailsOnce(a.repo.add_chat, after=True)  # type: ignore[method-assign]
         t.seats[0].conns.add(conn)
         for _ in range(3):
             await a.conns._chat(t, conn, Chat(type="chat", phrase=0))
@@ -546,8 +512,6 @@ async def _chat_answer_lost(db: str) -> None:
         stored = a.repo.load(tid)
         assert stored is not None and stored.chat_count == 3 and t.chat_count == 3
         t.seats[0].conns.discard(conn)
-    finally:
-        await a.stop()
 
 
 @pytest.mark.parametrize("kind", DBS)
