@@ -110,3 +110,36 @@ def test_an_append_survives_the_database_closing_the_writers_connection() -> Non
     assert repo.writer.append_batch([second]) == [None]
     st = repo.load("t1")
     assert st is not None and [e.action for e in st.events] == [52, 53]
+
+
+def test_a_writer_that_may_not_wait_does_not_wait_when_it_tries_again(tmp_path: Path) -> None:
+    """A commit on the event loop (``wait=False``) that fails for another reason is
+    tried again on a new connection: that try must not wait for a write lock either
+    (before, it waited up to 5 s, and every table with it). Here the lock is let go
+    after 0.5 s: a waiting retry would get it and store the append."""
+    import threading
+
+    db = Database(f"sqlite:///{tmp_path / 'w.db'}")
+    repo = TableRepo(db)
+    repo.create(
+        table_id="t1", creator="c", rules={}, options={}, first_dealer=0, seats=[("human", None)]
+    )
+    a = Append("t1", 0, [EventRow(kind="action", seat=0, action=52)])
+    w = repo.writer
+    run, failed = w._run, []
+
+    def fails_once(batch: list[Append]) -> list[BaseException | None]:
+        if not failed:
+            failed.append(True)
+            w._discard()  # as a failed commit does: the retry opens a new connection
+            raise OSError("the connection was closed")
+        return run(batch)
+
+    w._run = fails_once  # type: ignore[method-assign,assignment]
+    with db.engine.connect() as other:
+        other.exec_driver_sql("BEGIN IMMEDIATE")  # takes the write lock
+        threading.Timer(0.5, other.rollback).start()
+        out = w.append_batch([a], wait=False)
+    assert failed and len(out) == 1 and out[0] is not None  # refused, not waited for
+    st = repo.load("t1")
+    assert st is not None and st.events == ()
