@@ -65,3 +65,34 @@ def test_an_abandoned_job_past_its_bound_ends_its_worker() -> None:
     (the bound is 0.5 s here; the search takes a second)."""
     before, after, _ = asyncio.run(_cancel_then_ask(timeout=0.5))
     assert len(after) == 1 and after != before
+
+
+def test_workers_are_sent_the_last_finished_hand_only() -> None:
+    """A worker gets the view without the finished hands before the last, so a move
+    costs the same in the hundredth hand as in the first; every bot the server runs
+    chooses the same from it as from the whole view (same seed), at every decision of
+    a game of many hands."""
+    import random
+
+    from pitch.bots.options import NETWORK
+    from pitch.server.bots import choose, for_worker
+
+    rng = random.Random(7)
+    st = GameState(Rules(players=3, target=999), dealer=0)
+    specs = [f"{name}:samples=20" if name == "pimc" else name for name in NETWORK]
+    specs = [s if s != "ismcts" else "ismcts:iterations=200" for s in specs]
+    checked = 0
+    while len(st.history) < 40:
+        if st.current_player() < 0:
+            st.deal_random(rng)
+            continue
+        view = st.view(st.current_player())
+        lean = for_worker(view)
+        assert lean.history == view.history[-1:]
+        if len(view.history) >= 30:  # decisions late in a long game, between hands too
+            for spec in specs:
+                seed = rng.getrandbits(64)
+                assert choose(spec, lean, seed) == choose(spec, view, seed), spec
+            checked += 1
+        st.apply(rng.choice(list(st.legal_actions())))
+    assert checked > 50

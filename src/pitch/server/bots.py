@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import multiprocessing
 import os
@@ -89,6 +90,16 @@ def _worker_main(conn: Connection, parent: int) -> None:
 
 
 # ------------------------------------------------------------------ in the server
+
+
+def for_worker(view: PlayerView) -> PlayerView:
+    """What a worker is sent: ``view`` without the finished hands before the last.
+    The bots the server runs read no further back (``last_trick``), and a game's whole
+    history, pickled for every move, made each move of a long game cost more than the
+    last (a game of random bots to 999 need never end)."""
+    if len(view.history) <= 1:
+        return view
+    return dataclasses.replace(view, history=view.history[-1:])
 
 
 def fallback(view: PlayerView) -> int:
@@ -251,7 +262,7 @@ class BotPool:
         w.waiter = loop.create_future()
         started = loop.time()
         try:
-            w.conn.send((job, spec, view, secrets.randbits(64), advise))
+            w.conn.send((job, spec, for_worker(view), secrets.randbits(64), advise))
             tag, value = await asyncio.wait_for(w.waiter, self.timeout)
         except TimeoutError:
             self._lost(w, "timeout")
