@@ -189,6 +189,20 @@ def new_page(
     return page
 
 
+def click_action(page: Any, phase: str, action: str) -> None:
+    """Make ``action`` as a player does: its bid button, or the card in the hand."""
+    where = "#actions [data-action" if phase == "bid" else "#hand [data-card"
+    page.click(f'{where}="{action}"]')
+
+
+def play_safe(page: Any, game: dict[str, Any]) -> None:
+    """The seat's move in ``game`` (a state's ``game``): pass when it may, else the
+    first legal bid or card: such a seat bids only when it must (the dealer, everyone
+    having passed), so its side is not set hand after hand."""
+    legal = game["legal"]
+    click_action(page, game["phase"], "pass" if "pass" in legal else legal[0])
+
+
 def shot(page: Any, name: str, full: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)

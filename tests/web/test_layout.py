@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.web.conftest import DATA, new_page, shot
+from tests.web.conftest import DATA, new_page, play_safe, shot
 
 SIZES = ((360, 740), (390, 844), (768, 1024), (1280, 800), (1920, 1080))
 LANGS = {"en": "en-US", "ru": "ru-RU"}
@@ -209,13 +209,8 @@ class Table:
 
     def move(self, st: dict[str, Any]) -> None:
         """Our move: pass when we may, else the first legal bid or card."""
-        g = st["game"]
         page = self.pages["en"]
-        if g["phase"] == "bid":
-            action = "pass" if "pass" in g["legal"] else g["legal"][0]
-            page.click(f'#actions [data-action="{action}"]')
-        else:
-            page.click(f'#hand [data-card="{g["legal"][0]}"]')
+        play_safe(page, st["game"])
         page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=st["seq"])
 
     def check(self, screen: str) -> None:

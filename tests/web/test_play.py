@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from pitch.engine import verify_record
-from tests.web.conftest import PHONE, new_page, post_json, shot
+from tests.web.conftest import PHONE, click_action, new_page, play_safe, post_json, shot
 
 MY_TURN = """() => { const S = window.pitchTable; const g = S && S.msg && S.msg.game;
   return !!g && (g.winner !== null || (g.turn === S.seat && g.legal.length > 0)); }"""
@@ -57,10 +57,7 @@ def _take_turn(page: Any, st: dict[str, Any]) -> None:
     assert why and "{" not in why
     expect(page.locator("#hint")).to_contain_text(why)
     assert action in g["legal"]
-    if g["phase"] == "bid":
-        page.click(f'#actions [data-action="{action}"]')
-    else:
-        page.click(f'#hand [data-card="{action}"]')
+    click_action(page, g["phase"], action)
     page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=st["seq"])
 
 
@@ -324,11 +321,7 @@ def play_to_the_end(page: Any, moves: int = 200) -> None:
         g = st["game"]
         if g["winner"] is not None:
             return
-        action = "pass" if "pass" in g["legal"] else g["legal"][0]
-        if g["phase"] == "bid":
-            page.click(f'#actions [data-action="{action}"]')
-        else:
-            page.click(f'#hand [data-card="{action}"]')
+        play_safe(page, g)
         page.wait_for_function(AFTER_SEQ, arg=st["seq"])
     raise AssertionError(f"the game did not end within {moves} moves")
 
