@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.websockets import WebSocketDisconnect
 
 from tests.server.inprocess import (
     TestClient,
@@ -197,11 +198,20 @@ def test_a_socket_joins_the_live_table_though_it_left_memory_meanwhile(
             ]
 
         t1, (ann, bob) = table()
-        with client.websocket_connect(f"/ws/tables/{t1}") as wa:
+        with (
+            client.websocket_connect(f"/ws/tables/{t1}") as wa,
+            client.websocket_connect(f"/ws/tables/{t1}") as wx,
+        ):
             t2, (cy, _) = table()  # t1 leaves memory: nobody sits there yet
             with client.websocket_connect(f"/ws/tables/{t2}") as wc:
                 wc.send_json({"type": "auth", "token": cy})
                 assert wc.receive_json()["type"] == "welcome"
+                # While t2 holds the server's one place, t1 cannot come back: the
+                # socket is told so and closed (its client comes back later).
+                wx.send_json({"type": "auth", "token": "'><script>" * 12})
+                assert wx.receive_json()["code"] == "server_busy"
+                with pytest.raises(WebSocketDisconnect):
+                    wx.receive_json()
             wa.send_json({"type": "auth", "token": ann})
             assert wa.receive_json()["seat"] == 0
             first = _until(wa, lambda m: m["type"] == "state")
