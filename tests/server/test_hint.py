@@ -111,7 +111,9 @@ def test_hint_is_the_bots_action_for_the_askers_view(client: TestClient) -> None
             while m["type"] == "state" and m["seq"] == got["seq"]:  # wait until applied
                 m = _next(me, "state")
             assert m["type"] == "state", m
-        assert turns >= 2 * 6 + 2  # R3 two bids, R4 six tricks of two cards
+        # R4 six tricks of two cards, and R3 two bids, or one: a bid of 4 ends the
+        # auction at once (R3.4; the assertion once met such a deal).
+        assert turns >= 2 * 6 + 1
 
 
 def _types_until_pong(ws: WebSocketTestSession) -> set[str]:
