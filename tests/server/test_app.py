@@ -117,6 +117,33 @@ def test_turn_timer_plays_for_a_slow_human(client: TestClient) -> None:
         assert moved["last"]["by"] == "timer"
 
 
+def test_a_table_nobody_has_open_waits_and_its_turn_clock_starts_again(
+    client: TestClient,
+) -> None:
+    body = {
+        "rules": {"players": 2},
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "club"}],
+        "options": {"turn_seconds": 3, "bot_delay": 0},
+    }
+    t = client.post("/api/tables", json=body).json()["id"]
+    token = client.post(f"/api/tables/{t}/seats/0", json={"name": "ann"}).json()["token"]
+
+    def ours(m: dict[str, Any]) -> bool:
+        return m["type"] == "state" and (m.get("game") or {}).get("turn") == 0
+
+    with client.websocket_connect(f"/ws/tables/{t}") as ws:
+        ws.send_json({"type": "auth", "token": token})
+        mine = _until(ws, ours)
+    time.sleep(3.5)  # past the turn timer: it does not run while nobody has the table open
+    with client.websocket_connect(f"/ws/tables/{t}") as ws:
+        ws.send_json({"type": "auth", "token": token})
+        back = _until(ws, lambda m: m["type"] == "state")
+        assert back["seq"] == mine["seq"], "a move was made at a table nobody had open"
+        assert back["turn_deadline"] > time.time() + 2, "the turn's clock did not start again"
+        moved = _until(ws, lambda m: m["type"] == "state" and m["seq"] > mine["seq"])
+        assert (moved["last"]["seat"], moved["last"]["by"]) == (0, "timer")
+
+
 def test_rule_options_are_the_engine_table_and_requests_are_checked_by_it(
     client: TestClient,
 ) -> None:

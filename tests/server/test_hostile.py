@@ -403,6 +403,51 @@ def test_a_forged_host_never_reaches_the_invite_link(server: ServerProcess) -> N
     assert "evil" not in r.json()["invite_url"] and "<" not in r.json()["invite_url"]
 
 
+def test_a_table_nobody_has_open_waits(server: ServerProcess) -> None:
+    # The attack: claim the seat of a table to 999 whose stand-in plays after 1 s, and
+    # never connect (or close the tab, or leave one of two seats, which stops the table
+    # counting to its creator): the server would play games nobody is at, for ever
+    # (random bots at such a target go ever further below 0).
+    body = {
+        "rules": {"players": 2, "target": 999},
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+        "options": {"grace_seconds": 1, "turn_seconds": 3, "bot_delay": 0},
+    }
+    t = create_table(server.base, body)["id"]
+    claim(server.base, t, 0, "ann")
+
+    def seq() -> int:
+        return int(httpx.get(f"{server.base}/api/tables/{t}").json()["seq"])
+
+    started = seq()
+    assert started >= 1  # dealt
+    time.sleep(4)  # past the grace and the turn timer
+    assert seq() == started, "a table nobody has open played on"
+
+    async def watch() -> None:
+        # A spectator opens it: the bot and the stand-in play on.
+        async with websockets.connect(ws_url(server.base, t), origin=server.base) as ws:  # type: ignore[arg-type]
+            await ws.send(json.dumps({"type": "spectate"}))
+            while True:
+                m = json.loads(await ws.recv())
+                if m["type"] == "state" and m["seq"] >= started + 10:
+                    return
+
+    asyncio.run(asyncio.wait_for(watch(), 60))
+    # Closed again: once the move in flight has landed, the table waits.
+    deadline = time.monotonic() + 15
+    before = seq()
+    while True:
+        time.sleep(0.5)
+        now = seq()
+        if now == before:
+            break
+        assert time.monotonic() < deadline, "the table played on after its last socket closed"
+        before = now
+    time.sleep(3)
+    assert seq() == before
+
+
 # ------------------------------------------------------------------ privacy
 
 

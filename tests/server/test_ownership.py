@@ -126,6 +126,7 @@ async def _bot_move_not_stored(db: str) -> None:
             options={"bot_delay": 0.0},
         )
         t = await a.lifecycle.create(body, "client")
+        _open(a, t)
         valid, append = a.owners.valid, a.commits.append
         blocked = {"valid": 3, "append": 1}
 
@@ -197,6 +198,13 @@ async def _running(db: str, **settings: Any) -> AsyncIterator[TableService]:
         await a.stop()
 
 
+def _open(a: TableService, t: LiveTable) -> None:
+    """Someone opens the table (a spectator's socket, as ``Connections`` adds it): a
+    table's bots and timers move only while someone has it open."""
+    t.spectators.add(_Socket(None))  # type: ignore[arg-type]
+    a.scheduler.opened(t)
+
+
 class _FailsOnce:
     """``fn`` that raises OSError on its first call: before running it (the database
     away), or with ``after`` once it has run (stored, but the answer lost)."""
@@ -222,7 +230,9 @@ async def _quick_table(a: TableService) -> LiveTable:
     tid = await a.quick.table(QuickPlay(rules={"players": 2, "target": 21}), "client")
     await a.quick.seat(tid, "ann")
     a.quick.store.arrive = _FailsOnce(a.quick.store.arrive)  # type: ignore[method-assign]
-    return await a.lifecycle.find(tid, live=True)
+    t = await a.lifecycle.find(tid, live=True)
+    _open(a, t)
+    return t
 
 
 async def _stored_though_it_failed(db: str, who: str) -> None:
@@ -239,6 +249,7 @@ async def _stored_though_it_failed(db: str, who: str) -> None:
             options={"bot_delay": 0.0},
         )
         t = await a.lifecycle.create(body, "client")
+        _open(a, t)
         append = a.commits.append
         failed: list[Append] = []
 
@@ -310,14 +321,19 @@ def test_an_arrival_that_could_not_be_stored_waits_a_hand(kind: str, tmp_path: P
 class _Socket:
     """What ``Play.act`` needs of a connection: its seat, and what it was sent."""
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int | None) -> None:
         self.seat = seat
+        self.spectator = seat is None
+        self.waiting: int | None = None  # not a quick-play stranger waiting for the deal
         self.sent: list[dict[str, object]] = []
 
     def send(self, msg: dict[str, object]) -> None:
         self.sent.append(msg)
 
     def send_text(self, text: str) -> None:
+        pass
+
+    def close(self) -> None:
         pass
 
 
@@ -385,6 +401,7 @@ async def _let_go_plans_nothing(db: str) -> None:
             options={"bot_delay": 10.0, "turn_seconds": 60.0},
         )
         t = await a.lifecycle.create(body, "client")
+        _open(a, t)
         await a.seats.claim(t.id, 0, "ann")
         assert t.timer is not None  # a bot's move or the turn timer: always one here
         a.lifecycle.let_go(t)
@@ -436,6 +453,7 @@ async def _gone_meanwhile(db: str) -> None:
             options={"bot_delay": 0.3},
         )
         t = await a.lifecycle.create(body, "client")
+        _open(a, t)
         asked: list[str] = []
 
         async def counting(spec: str, view: PlayerView, table: str) -> int:

@@ -86,12 +86,15 @@ class Connections:
         if conn.seat is not None or conn.spectator:
             conn.send(error("already_authenticated"))
             return
+        was_open = t.watched()
         if isinstance(msg, Spectate):
             if len(t.spectators) >= self.svc.settings.max_spectators:
                 conn.send(error("server_busy", "this table has as many spectators as it allows"))
                 return
             conn.spectator = True
             t.spectators.add(conn)
+            if not was_open:
+                self.svc.scheduler.opened(t)
             conn.send(
                 {
                     "type": "welcome",
@@ -109,6 +112,8 @@ class Connections:
                 # A quick-play seat whose bot finishes the hand: watch until it is yours.
                 conn.spectator, conn.waiting = True, i
                 t.spectators.add(conn)
+                if not was_open:
+                    self.svc.scheduler.opened(t)
                 conn.send(welcome(t, i))
                 conn.send_text(state_texts(t).text(None))
                 _history(t, conn)
@@ -120,8 +125,11 @@ class Connections:
                 s.away_since = None
                 conn.send(welcome(t, i))
                 if back:
-                    broadcast(t)  # everyone sees the seat connected again
-                    self.svc.scheduler.schedule(t)
+                    if was_open:
+                        self.svc.scheduler.schedule(t)  # no stand-in for this seat now
+                    else:
+                        self.svc.scheduler.opened(t)
+                    broadcast(t)  # everyone sees the seat connected again (and the timer)
                 else:
                     conn.send_text(state_texts(t).text(i))
                 _history(t, conn)
@@ -185,15 +193,20 @@ class Connections:
         return stored is not None and stored.chat_count > n
 
     def leave(self, t: LiveTable, conn: Conn) -> None:
-        """A socket closed: its seat is away from now on (the stand-in's grace runs)."""
+        """A socket closed: its seat is away from now on (the stand-in's grace runs);
+        the last socket of all closed: the table waits (``Scheduler.schedule``)."""
         if conn.hint_task is not None:
             conn.hint_task.cancel()
         t.spectators.discard(conn)
+        ours = self.svc.tables.get(t.id) is t
         if conn.seat is not None:
             s = t.seats[conn.seat]
             s.conns.discard(conn)
-            if not s.conns and self.svc.tables.get(t.id) is t:
+            if not s.conns and ours:
                 s.away_since = time.monotonic()
                 t.idle_since = time.monotonic()
                 broadcast(t)
                 self.svc.scheduler.schedule(t)
+        elif conn.spectator and ours and not t.watched():
+            t.idle_since = time.monotonic()
+            self.svc.scheduler.schedule(t)  # nobody has it open any more: it waits

@@ -120,8 +120,7 @@ class Lifecycle:
         tables = self.svc.tables
         for tid, t in list(tables.items()):
             if (
-                not t.spectators
-                and not any(s.conns for s in t.seats)
+                not t.watched()
                 and (t.timer is None or t.timer.done())
                 and not t.lock.locked()
                 and now - t.idle_since >= older_than

@@ -211,6 +211,12 @@ class LiveTable:
     def connected(self, seat: int) -> bool:
         return bool(self.seats[seat].conns)
 
+    def watched(self) -> bool:
+        """Someone has the table open: a player's socket or a spectator's. A table
+        nobody has open waits (``Scheduler.schedule``): no request can make the server
+        play games nobody is at."""
+        return bool(self.spectators) or any(s.conns for s in self.seats)
+
     def substituted(self, seat: int) -> bool:
         s = self.seats[seat]
         g = self.options.grace_seconds

@@ -27,7 +27,13 @@ class Scheduler:
 
     def schedule(self, t: LiveTable) -> None:
         """(Re)plan the next move nobody at a keyboard makes: a bot's turn, an absent
-        human's substitute after the grace period, or the turn timer running out."""
+        human's substitute after the grace period, or the turn timer running out.
+
+        Only while someone has the table open (a player or a spectator): a table
+        nobody has open waits where it is, and goes on when someone comes back
+        (:meth:`opened`). Otherwise a client could claim seats at many tables, close
+        its sockets (or leave one seat of each) and keep the bot workers playing
+        games nobody is at, for ever at a high target."""
         current = asyncio.current_task()
         if t.timer is not None and t.timer is not current:
             t.timer.cancel()
@@ -36,6 +42,8 @@ class Scheduler:
         st = t.state
         if st is None or t.status == "over" or self.svc.tables.get(t.id) is not t:
             return  # over, or let go (another process or a later load plays it)
+        if not t.watched():
+            return  # nobody has it open: it waits
         seat = st.current_player()
         if seat == TERMINAL or seat < 0:
             return
@@ -57,6 +65,12 @@ class Scheduler:
                     due, by = d, "timer"
         if due is not None:
             t.timer = asyncio.create_task(self._auto(t, t.seq, seat, due, by, spec))
+
+    def opened(self, t: LiveTable) -> None:
+        """Someone opened a table nobody had open: it goes on. The turn's clock starts
+        again, as the turn timer did not run while the table waited."""
+        t.turn_started = time.monotonic()
+        self.schedule(t)
 
     async def _auto(
         self, t: LiveTable, seq: int, seat: int, due: float, by: str, spec: str
