@@ -297,6 +297,7 @@ def main() -> int:
         "PITCH_TABLES_PER_MINUTE": "100000",
         "PITCH_MAX_TABLES_PER_CLIENT": "100000",
         "PITCH_MAX_CONNECTIONS_PER_CLIENT": "100000",
+        "PITCH_TABLES_OPEN_PER_CLIENT": "100000",
     }
     if a.profile:
         # The server profiles its event loop and writes the file when it exits (SIGTERM).

@@ -448,6 +448,42 @@ def test_a_table_nobody_has_open_waits(server: ServerProcess) -> None:
     assert seq() == before
 
 
+def test_one_address_keeps_only_so_many_tables_open(make_server: Any) -> None:
+    # Tables play only while someone has them open; one address holding sockets on
+    # many tables would keep that many games (and their bots) going.
+    srv = make_server(env={"PITCH_TABLES_OPEN_PER_CLIENT": "2"})
+    t1, t2, t3 = (create_table(srv.base)["id"] for _ in range(3))
+
+    async def scenario() -> None:
+        async def spectate(t: str) -> tuple[Any, dict[str, Any]]:
+            ws = await websockets.connect(ws_url(srv.base, t), origin=srv.base)  # type: ignore[arg-type]
+            await ws.send(json.dumps({"type": "spectate"}))
+            return ws, json.loads(await ws.recv())
+
+        a, first = await spectate(t1)
+        b, second = await spectate(t2)
+        assert first["type"] == second["type"] == "welcome"
+        c, third = await spectate(t3)
+        assert third["type"] == "error" and third["code"] == "too_many_tables", third
+        with pytest.raises(websockets.ConnectionClosed):
+            await asyncio.wait_for(c.recv(), 10)  # and closed
+        again, more = await spectate(t1)  # another socket on a table it has open: fine
+        assert more["type"] == "welcome"
+        await b.close()  # one table closed: the third may be opened now
+        deadline = time.monotonic() + 10
+        while True:
+            c, third = await spectate(t3)
+            if third["type"] == "welcome":
+                break
+            await c.close()
+            assert time.monotonic() < deadline, third
+            await asyncio.sleep(0.2)
+        for ws in (a, again, c):
+            await ws.close()
+
+    asyncio.run(asyncio.wait_for(scenario(), 60))
+
+
 # ------------------------------------------------------------------ privacy
 
 

@@ -103,19 +103,22 @@ def static_url() -> Iterator[str]:
     srv.shutdown()
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``pitch serve`` in a subprocess, on a free port, with a fresh SQLite file."""
+@contextlib.contextmanager
+def serving(tmp: Path, **env_extra: str) -> Iterator[str]:
+    """``pitch serve`` in a subprocess, on a free port, with a fresh SQLite file in
+    ``tmp``, the web tests' settings and ``env_extra``: its address."""
     pytest.importorskip("fastapi", reason="needs the server extra")
     port = free_port()
-    db = tmp_path_factory.mktemp("db") / "pitch.db"
+    db = tmp / "pitch.db"
     env = {**os.environ, "PITCH_TABLES_PER_MINUTE": "1000"}
     env["PITCH_HINT_BOT"] = "heuristic"  # quick: a search bot's 0.4 s a hint adds up
     env["PITCH_QUICK_BOT_DELAY"] = "0"
-    # One client (127.0.0.1) plays every test's tables; the limit itself is tested in
-    # tests/server (test_app.py, test_leave.py).
+    # One client (127.0.0.1) plays every test's tables; the limits themselves are tested
+    # in tests/server (test_app.py, test_leave.py, test_hostile.py).
     env["PITCH_MAX_TABLES_PER_CLIENT"] = "1000"  # quick-play tables' bots, as "Instant" elsewhere
-    log = (tmp_path_factory.mktemp("log") / "serve.log").open("w")
+    env["PITCH_TABLES_OPEN_PER_CLIENT"] = "1000"
+    env.update(env_extra)
+    log = (tmp / "serve.log").open("w")
     cmd = [sys.executable, "-m", "pitch", "serve", "--port", str(port), "--db", f"sqlite:///{db}"]
     proc = subprocess.Popen(
         [*cmd, "--bot-workers", "1", "--log-level", "warning"],
@@ -124,24 +127,32 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        if proc.poll() is not None:
-            pytest.fail(f"pitch serve exited with {proc.returncode}; see {log.name}")
-        try:
-            with urllib.request.urlopen(url + "/api/health", timeout=1):
-                break
-        except OSError:
-            time.sleep(0.1)
-    else:
-        proc.kill()
-        pytest.fail("pitch serve did not answer within 30 s")
-    yield url
-    proc.terminate()
     try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        for _ in range(300):
+            if proc.poll() is not None:
+                pytest.fail(f"pitch serve exited with {proc.returncode}; see {log.name}")
+            try:
+                with urllib.request.urlopen(url + "/api/health", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("pitch serve did not answer within 30 s")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The web tests' server (``serving``), shared by the session."""
+    with serving(tmp_path_factory.mktemp("server")) as url:
+        yield url
 
 
 def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:

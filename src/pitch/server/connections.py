@@ -46,6 +46,8 @@ class Connections:
         self.svc = svc
         self.by_client: dict[str, int] = {}
         """Open sockets per client address (``admit``/``release``)."""
+        self.tables_of: dict[str, dict[str, int]] = {}
+        """Per client address, the tables its sockets have open (sockets on each)."""
 
     def admit(self, client: str) -> bool:
         n = self.by_client.get(client, 0)
@@ -86,6 +88,13 @@ class Connections:
         if conn.seat is not None or conn.spectator:
             conn.send(error("already_authenticated"))
             return
+        if not self._may_open(conn.client, t.id):
+            # A table plays only while someone has it open: this bounds the tables one
+            # address can keep playing (and the bot work they ask for).
+            n = self.svc.settings.tables_open_per_client
+            conn.send(error("too_many_tables", f"you have {n} tables open; close one first"))
+            conn.close()
+            return
         was_open = t.watched()
         if isinstance(msg, Spectate):
             if len(t.spectators) >= self.svc.settings.max_spectators:
@@ -93,6 +102,7 @@ class Connections:
                 return
             conn.spectator = True
             t.spectators.add(conn)
+            self._opened(conn, t.id)
             if not was_open:
                 self.svc.scheduler.opened(t)
             conn.send(
@@ -112,6 +122,7 @@ class Connections:
                 # A quick-play seat whose bot finishes the hand: watch until it is yours.
                 conn.spectator, conn.waiting = True, i
                 t.spectators.add(conn)
+                self._opened(conn, t.id)
                 if not was_open:
                     self.svc.scheduler.opened(t)
                 conn.send(welcome(t, i))
@@ -122,6 +133,7 @@ class Connections:
                 conn.seat = i
                 back = not s.conns
                 s.conns.add(conn)
+                self._opened(conn, t.id)
                 s.away_since = None
                 conn.send(welcome(t, i))
                 if back:
@@ -136,6 +148,28 @@ class Connections:
                 return
         conn.strikes += 10  # guessing tokens is costly
         conn.send(error("bad_token"))
+
+    def _may_open(self, client: str, table: str) -> bool:
+        tables = self.tables_of.get(client, {})
+        return table in tables or len(tables) < self.svc.settings.tables_open_per_client
+
+    def _opened(self, conn: Conn, table: str) -> None:
+        conn.opened = table
+        tables = self.tables_of.setdefault(conn.client, {})
+        tables[table] = tables.get(table, 0) + 1
+
+    def _closed(self, conn: Conn) -> None:
+        table, conn.opened = conn.opened, None
+        tables = self.tables_of.get(conn.client)
+        if table is None or tables is None:
+            return
+        n = tables.get(table, 1) - 1
+        if n > 0:
+            tables[table] = n
+            return
+        tables.pop(table, None)
+        if not tables:
+            del self.tables_of[conn.client]
 
     async def _chat(self, t: LiveTable, conn: Conn, msg: Chat) -> None:
         """Store a chat line, then send it to everyone at the table (spectators too)."""
@@ -197,6 +231,7 @@ class Connections:
         the last socket of all closed: the table waits (``Scheduler.schedule``)."""
         if conn.hint_task is not None:
             conn.hint_task.cancel()
+        self._closed(conn)
         t.spectators.discard(conn)
         ours = self.svc.tables.get(t.id) is t
         if conn.seat is not None:

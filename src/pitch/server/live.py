@@ -51,8 +51,14 @@ class Conn:
     every state goes through here four times per action, and the lighter queue
     costs a third as much."""
 
-    def __init__(self, ws: WebSocket, *, rate: float, burst: int, queue: int) -> None:
+    def __init__(
+        self, ws: WebSocket, *, rate: float, burst: int, queue: int, client: str = ""
+    ) -> None:
         self.ws = ws
+        self.client = client
+        """The client address the per-client limits count (``routes.deps.Client``)."""
+        self.opened: str | None = None
+        """The table this socket has open, once it joined (``Connections``)."""
         self.seat: int | None = None
         self.spectator = False
         self.waiting: int | None = None

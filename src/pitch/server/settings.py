@@ -28,6 +28,7 @@ LIMITS: dict[str, tuple[float, float, str | None]] = {
     "ws_burst": (1, 1_000_000, "PITCH_WS_BURST"),
     "ws_max_strikes": (1, 1_000_000, None),
     "max_connections_per_client": (1, 1_000_000, "PITCH_MAX_CONNECTIONS_PER_CLIENT"),
+    "tables_open_per_client": (1, 1_000_000, "PITCH_TABLES_OPEN_PER_CLIENT"),
     "max_spectators": (0, 10_000, None),
     "auth_timeout": (0.1, 3600, None),
     "send_queue": (1, 100_000, None),
@@ -99,6 +100,10 @@ class Settings:
     max_connections_per_client: int = field(
         default_factory=lambda: _env("max_connections_per_client", 256)
     )
+    tables_open_per_client: int = field(default_factory=lambda: _env("tables_open_per_client", 32))
+    """Tables one client may have open at once (sockets on them, as player or
+    spectator). A table plays only while someone has it open, so this bounds the bot
+    work one address can keep going."""
     max_spectators: int = 50
     auth_timeout: float = 30.0
     """Seconds a new socket has to send ``auth`` or ``spectate``."""

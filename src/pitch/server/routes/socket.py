@@ -21,12 +21,12 @@ async def table_socket(ws: WebSocket, table_id: str, svc: Service, who: Client) 
         await ws.close(1013, "too many connections from your address")
         return
     try:
-        await _serve(ws, table_id, svc)
+        await _serve(ws, table_id, svc, who)
     finally:
         svc.conns.release(who)
 
 
-async def _serve(ws: WebSocket, table_id: str, svc: TableService) -> None:
+async def _serve(ws: WebSocket, table_id: str, svc: TableService, who: str) -> None:
     settings = svc.settings
     await ws.accept()
     try:
@@ -41,6 +41,7 @@ async def _serve(ws: WebSocket, table_id: str, svc: TableService) -> None:
         rate=settings.ws_messages_per_second,
         burst=settings.ws_burst,
         queue=settings.send_queue,
+        client=who,
     )
     writer = asyncio.create_task(conn.writer())
     try:

@@ -36,6 +36,7 @@ export function serverError(code, extra = {}) {
     rate_limited: t("Too many messages; slow down a little."),
     server_busy: t("The server is busy; try again."),
     no_table: t("There is no table at this address."),
+    too_many_tables: t("You have too many tables open. Close one; this one keeps trying to connect."),
     bad_action: t("That move is not understood."),
   };
   if (known[code]) return known[code];

@@ -28,6 +28,7 @@ const S = {
   seen: new Set(),
   timerNote: null, // {seat, text}: the turn timer's last move, shown until that seat moves again
   closed: false,
+  blocked: false, // the server refused this socket: this browser has too many tables open
 };
 let root = null;
 let retry = 0;
@@ -36,7 +37,7 @@ let ticker = 0;
 
 export async function showTable(main, id) {
   root = main;
-  Object.assign(S, { id, info: null, msg: null, seat: null, waiting: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, timerNote: null, closed: false });
+  Object.assign(S, { id, info: null, msg: null, seat: null, waiting: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, timerNote: null, closed: false, blocked: false });
   window.pitchTable = S; // the tests read results from here
   resetChat(id, (line) => send({ type: "chat", ...line }));
   let info;
@@ -75,8 +76,9 @@ export function connect(spectate = false) {
   ws.onclose = () => {
     if (S.closed || S.ws !== ws) return;
     // Reconnect with backoff; the server keeps the seat during the grace period.
+    // Refused for too many open tables: try now and then, until the player closes one.
     retry = Math.min(retry + 1, 6);
-    setTimeout(() => !S.closed && S.ws === ws && connect(spectate), 300 * 2 ** retry);
+    setTimeout(() => !S.closed && S.ws === ws && connect(spectate), S.blocked ? 5000 : 300 * 2 ** retry);
   };
 }
 
@@ -95,12 +97,18 @@ function onMessage(m) {
     const was = S.waiting;
     S.waiting = m.role === "waiting" ? m.seat : null;
     S.seat = m.role === "waiting" ? null : m.seat;
+    S.blocked = false;
     if (was !== null && was !== undefined && S.seat === was) announce(t("The seat is yours now: your turn comes with the new hand."));
     if (typeof m.server_time === "number") clockOffset = m.server_time - Date.now() / 1000;
   } else if (m.type === "hint") {
     onHint(m);
   } else if (m.type === "error") {
     if (m.code === "hint_busy") return;
+    if (m.code === "too_many_tables") {
+      if (!S.blocked && S.msg) refuse(serverError(m.code)); // once, over the table shown
+      S.blocked = true;
+      return draw();
+    }
     if (m.code === "hint_failed" && S.hint?.pending) {
       S.hint = { text: t("No hint could be worked out in time; try again.") };
       return draw();
@@ -283,7 +291,10 @@ function drawPage() {
     return;
   }
   if (!S.msg) {
-    root.append(h("p", { class: "loading" }, t("Connecting…")));
+    if (S.blocked) {
+      const text = h("p", { class: "loading blocked", role: "alert" }, serverError("too_many_tables"));
+      root.append(text, h("a", { href: "/", class: "button" }, t("Back to the lobby")));
+    } else root.append(h("p", { class: "loading" }, t("Connecting…")));
     return;
   }
   const m = S.msg;
