@@ -448,6 +448,33 @@ def test_a_table_nobody_has_open_waits(server: ServerProcess) -> None:
     assert seq() == before
 
 
+def test_bots_keep_the_least_pace_whatever_a_table_asks(make_server: Any) -> None:
+    # A table of bots (a stand-in for the away player) at bot_delay 0 made some 450
+    # moves a second, each a database write: one client could busy a core per table.
+    srv = make_server(env={"PITCH_MIN_BOT_DELAY": "0.1"})
+    body = {
+        "rules": {"players": 2, "target": 999},
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+        "options": {"grace_seconds": 1, "bot_delay": 0},
+    }
+    t = create_table(srv.base, body)["id"]
+    claim(srv.base, t, 0, "ann")
+
+    async def watch() -> tuple[int, float]:
+        async with websockets.connect(ws_url(srv.base, t), origin=srv.base) as ws:  # type: ignore[arg-type]
+            await ws.send(json.dumps({"type": "spectate"}))
+            seqs: list[tuple[int, float]] = []
+            while len(seqs) < 2 or seqs[-1][1] - seqs[1][1] < 3:
+                m = json.loads(await ws.recv())
+                if m["type"] == "state":
+                    seqs.append((m["seq"], time.monotonic()))
+            # One state a move (a hand's last move brings the next deal with it).
+            return len(seqs) - 2, seqs[-1][1] - seqs[1][1]
+
+    moves, seconds = asyncio.run(asyncio.wait_for(watch(), 60))
+    assert 5 <= moves <= seconds / 0.1 + 1, (moves, seconds)  # at most one each 0.1 s
+
+
 def test_one_address_keeps_only_so_many_tables_open(make_server: Any) -> None:
     # Tables play only while someone has them open; one address holding sockets on
     # many tables would keep that many games (and their bots) going.

@@ -17,7 +17,10 @@ def ws_url(base: str, table: str) -> str:
 
 def service(db: str, instance: str, **settings: Any) -> TableService:
     """A table service (not started) as process ``instance`` on ``db``, one bot worker."""
-    return TableService(Settings(db_url=db, instance=instance, bot_workers=1, **settings))
+    base: dict[str, Any] = {"min_bot_delay": 0.0}  # the tests' quick bots (bot_delay 0)
+    return TableService(
+        Settings(db_url=db, instance=instance, bot_workers=1, **{**base, **settings})
+    )
 
 
 async def started_table(svc: TableService) -> str:

@@ -53,11 +53,12 @@ class Scheduler:
         due: float | None = None
         by = ""
         spec = o.substitute
+        pace = max(o.bot_delay, self.svc.settings.min_bot_delay)
         if s.kind == "bot":
-            due, by, spec = now + o.bot_delay, "bot", s.bot or "random"
+            due, by, spec = now + pace, "bot", s.bot or "random"
         else:
             if o.grace_seconds is not None and not s.conns and s.away_since is not None:
-                due, by = max(s.away_since + o.grace_seconds, now + o.bot_delay), "substitute"
+                due, by = max(s.away_since + o.grace_seconds, now + pace), "substitute"
             if o.turn_seconds is not None:
                 d = t.turn_started + o.turn_seconds
                 t.turn_deadline = time.time() + (d - now)
