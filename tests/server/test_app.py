@@ -95,6 +95,13 @@ def test_bots_play_and_an_absent_human_is_substituted(client: TestClient) -> Non
     from pitch.engine import verify_record
 
     assert verify_record(rec) is None
+    # The hands' results, in pages (a game has no cap on its hands).
+    every = client.get(f"/api/tables/{t}/hands").json()
+    assert len(every) == len(rec["hands"]) >= 2
+    assert client.get(f"/api/tables/{t}/hands?start=1&limit=1").json() == every[1:2]
+    assert client.get(f"/api/tables/{t}/hands?start={len(every)}").json() == []
+    for bad in ("limit=201", "limit=0", "start=-1", "start=x"):
+        assert client.get(f"/api/tables/{t}/hands?{bad}").status_code == 422, bad
     # Her token still works; the view is the final one.
     with client.websocket_connect(f"/ws/tables/{t}") as ws:
         ws.send_json({"type": "auth", "token": token})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Query
 from fastapi import Path as PathParam
 
 from pitch.server.live import LiveTable
@@ -111,8 +111,20 @@ async def public_state(table_id: TableId, svc: Service) -> dict[str, Any]:
     return state_message(await svc.lifecycle.find(table_id), None)
 
 
+HANDS_PAGE = 200
+"""Hands one ``/hands`` answer holds at most: a game has no cap on its hands, so an
+answer for all of them would grow with the game."""
+
+
 @router.get("/api/tables/{table_id}/hands")
-async def hands(table_id: TableId, svc: Service) -> list[dict[str, Any]]:
-    """Results of the finished hands so far, each like the state's ``last_hand``."""
+async def hands(
+    table_id: TableId,
+    svc: Service,
+    start: Annotated[int, Query(ge=0, le=10**9)] = 0,
+    limit: Annotated[int, Query(ge=1, le=HANDS_PAGE)] = HANDS_PAGE,
+) -> list[dict[str, Any]]:
+    """Results of the finished hands so far, each like the state's ``last_hand``:
+    ``limit`` of them (at most 200) from hand ``start`` (0 is the first). Fewer than
+    ``limit`` means there are no more."""
     t = await svc.lifecycle.find(table_id)
-    return hand_results(t.state.history) if t.state is not None else []
+    return hand_results(t.state.history[start : start + limit]) if t.state is not None else []

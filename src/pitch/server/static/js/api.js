@@ -28,7 +28,7 @@ export const bots = () => call("GET", "/api/bots");
 export const createTable = (body) => call("POST", "/api/tables", body);
 export const table = (id) => call("GET", `/api/tables/${id}`);
 export const claim = (id, seat, name) => call("POST", `/api/tables/${id}/seats/${seat}`, { name });
-export const hands = (id) => call("GET", `/api/tables/${id}/hands`);
+export const hands = (id, start = 0) => call("GET", `/api/tables/${id}/hands?start=${start}`);
 export const record = (id) => call("GET", `/api/tables/${id}/record`);
 export const recordUrl = (id) => `/api/tables/${id}/record`;
 /** The tables these seat tokens hold seats at ([{table, token}], at most 50). */

@@ -240,10 +240,16 @@ let filling = false;
 async function fillResults() {
   if (filling) return;
   filling = true;
+  const id = S.id;
   try {
-    const list = await api.hands(S.id);
-    list.forEach((r, i) => (S.results[i + 1] ??= r));
-    draw();
+    // In pages (the server answers a few hundred hands a call), while the page is ours.
+    for (let start = 0; ; ) {
+      const list = await api.hands(id, start);
+      if (S.id !== id || !list.length) break;
+      list.forEach((r, i) => (S.results[start + i + 1] ??= r));
+      start += list.length;
+    }
+    if (S.id === id) draw();
   } catch {
     // The sheet stays partial; the game itself is unaffected.
   } finally {
