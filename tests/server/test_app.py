@@ -97,8 +97,9 @@ def test_bots_play_and_an_absent_human_is_substituted(client: TestClient) -> Non
     assert verify_record(rec) is None
     # The hands' results, in pages (a game has no cap on its hands).
     every = client.get(f"/api/tables/{t}/hands").json()
-    assert len(every) == len(rec["hands"]) >= 2
-    assert client.get(f"/api/tables/{t}/hands?start=1&limit=1").json() == every[1:2]
+    assert len(every) == len(rec["hands"]) >= 1  # to 3: one hand may do
+    assert client.get(f"/api/tables/{t}/hands?limit=1").json() == every[:1]
+    assert client.get(f"/api/tables/{t}/hands?start={len(every) - 1}").json() == every[-1:]
     assert client.get(f"/api/tables/{t}/hands?start={len(every)}").json() == []
     for bad in ("limit=201", "limit=0", "start=-1", "start=x"):
         assert client.get(f"/api/tables/{t}/hands?{bad}").status_code == 422, bad
@@ -146,7 +147,7 @@ def test_a_table_nobody_has_open_waits_and_its_turn_clock_starts_again(
         ws.send_json({"type": "auth", "token": token})
         back = _until(ws, lambda m: m["type"] == "state")
         assert back["seq"] == mine["seq"], "a move was made at a table nobody had open"
-        assert back["turn_deadline"] > time.time() + 2, "the turn's clock did not start again"
+        assert back["turn_deadline"] > time.time() + 1, "the turn's clock did not start again"
         moved = _until(ws, lambda m: m["type"] == "state" and m["seq"] > mine["seq"])
         assert (moved["last"]["seat"], moved["last"]["by"]) == (0, "timer")
 

@@ -201,6 +201,14 @@ def new_page(
     return page
 
 
+def seat_page(browser: Any, url: str, table: str, token: str, **context: Any) -> Any:
+    """A new page at ``table`` whose browser holds ``token`` (as after claiming a seat)."""
+    page = new_page(browser, **context)
+    page.context.add_init_script(f"localStorage.setItem('pitch.token.{table}', '{token}')")
+    page.goto(f"{url}/t/{table}")
+    return page
+
+
 def click_action(page: Any, phase: str, action: str) -> None:
     """Make ``action`` as a player does: its bid button, or the card in the hand."""
     where = "#actions [data-action" if phase == "bid" else "#hand [data-card"

@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.web.conftest import PHONE, new_page, post_json, serving, shot
+from tests.web.conftest import PHONE, post_json, seat_page, serving, shot
 
 TOO_MANY = {
     "en": "You have too many tables open. Close one; this one keeps trying to connect.",
@@ -27,21 +27,14 @@ def _seated(url: str) -> tuple[str, str]:
     return table, post_json(f"{url}/api/tables/{table}/seats/0", {"name": "Ada"})["token"]
 
 
-def _open(browser: Any, url: str, table: str, token: str, **context: Any) -> Any:
-    page = new_page(browser, **context)
-    page.context.add_init_script(f"localStorage.setItem('pitch.token.{table}', '{token}')")
-    page.goto(f"{url}/t/{table}")
-    return page
-
-
 def test_a_table_past_the_open_limit_waits_for_one_to_close(browser: Any, tmp_path: Path) -> None:
     desktop = {"viewport": {"width": 1280, "height": 800}}
     with serving(tmp_path, PITCH_TABLES_OPEN_PER_CLIENT="1") as url:
         (first_id, first_token), (second_id, second_token) = _seated(url), _seated(url)
-        first = _open(browser, url, first_id, first_token, **desktop)
+        first = seat_page(browser, url, first_id, first_token, **desktop)
         expect(first.locator("#board")).to_be_visible()
-        en = _open(browser, url, second_id, second_token, **desktop)
-        ru = _open(browser, url, second_id, second_token, locale="ru-RU", **PHONE)
+        en = seat_page(browser, url, second_id, second_token, **desktop)
+        ru = seat_page(browser, url, second_id, second_token, locale="ru-RU", **PHONE)
         for lang, page in (("en", en), ("ru", ru)):
             expect(page.locator(".loading.blocked")).to_have_text(TOO_MANY[lang])
             expect(page.locator("main a.button[href='/']")).to_be_visible()

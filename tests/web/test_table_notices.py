@@ -13,7 +13,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.web.conftest import PHONE, new_page, post_json, shot
+from tests.web.conftest import PHONE, new_page, post_json, seat_page, shot
 
 TABLE = "mocktable1"
 RULES = {"players": 4, "partnerships": True, "target": 21, "low_to": "captor"}
@@ -179,13 +179,6 @@ def test_scores_stand_apart_from_the_side_names(browser: Any, server_url: str) -
         page.context.close()
 
 
-def _seat_page(browser: Any, url: str, table: str, token: str, **context: Any) -> Any:
-    page = new_page(browser, **context)
-    page.context.add_init_script(f"localStorage.setItem('pitch.token.{table}', '{token}')")
-    page.goto(f"{url}/t/{table}")
-    return page
-
-
 def test_timer_and_stand_in_moves_are_announced(browser: Any, server_url: str) -> None:
     # Two people who never move: the 3 s turn timer plays for each. Then Bob leaves;
     # after the 1 s grace the stand-in plays for him, and Ada is told so.
@@ -199,8 +192,8 @@ def test_timer_and_stand_in_moves_are_announced(browser: Any, server_url: str) -
     ada_token = post_json(f"{seat}/0", {"name": "Ada"})["token"]
     bob_token = post_json(f"{seat}/1", {"name": "Bob"})["token"]
     desktop = {"viewport": {"width": 1280, "height": 800}}
-    ada = _seat_page(browser, server_url, table, ada_token, **desktop)
-    bob = _seat_page(browser, server_url, table, bob_token, locale="ru-RU", **PHONE)
+    ada = seat_page(browser, server_url, table, ada_token, **desktop)
+    bob = seat_page(browser, server_url, table, bob_token, locale="ru-RU", **PHONE)
     # Bob's move made by the timer: Ada reads it for Bob, Bob (in Russian) for himself.
     for_bob = re.compile(r"^Time ran out: a bot (played .+|chose (Pass|Bid \d)) for Bob\.$")
     expect(ada.locator("#notices .timer")).to_have_text(for_bob, timeout=20_000)
