@@ -266,3 +266,21 @@ def test_a_socket_joins_the_live_table_though_it_left_memory_meanwhile(
                 _until(other, lambda m: seen.append(m) or m["type"] == "pong")
                 moves = [m["last"] for m in seen if m["type"] == "state" and m["seq"] > view["seq"]]
                 assert moves and moves[0]["seat"] == g["turn"]
+
+
+def test_record_checks_are_limited_by_the_hands_they_hold(tmp_path: Path) -> None:
+    # A check's cost grows with the hands it replays (a 2 MiB body holds ~3,000), so
+    # a client's allowance counts hands, besides calls.
+    settings = in_process_settings(tmp_path, record_hands_per_minute=100)
+    with app_client(settings) as client:
+
+        def check(hands: int) -> Any:
+            record = {"format": "pitch-record", "hands": [{}] * hands}
+            return client.post("/api/records/verify", json={"records": [record]})
+
+        first = check(60)
+        assert first.status_code == 200 and len(first.json()["problems"]) == 1
+        refused = check(60)  # 120 hands in the minute
+        assert refused.status_code == 429
+        assert refused.json()["detail"] == "too many hands checked; wait a minute"
+        assert check(30).status_code == 200  # what is left of the minute's hands

@@ -44,7 +44,7 @@ class KeyedBuckets:
         self.max_keys = max_keys
         self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
 
-    def take(self, key: str) -> bool:
+    def take(self, key: str, n: float = 1.0) -> bool:
         b = self._buckets.get(key)
         if b is None:
             b = self._buckets[key] = TokenBucket(rate=self.rate, burst=self.burst)
@@ -52,7 +52,7 @@ class KeyedBuckets:
                 self._buckets.popitem(last=False)
         else:
             self._buckets.move_to_end(key)
-        return b.take()
+        return b.take(n)
 
 
 def client_address(host: str | None) -> str:

@@ -40,12 +40,15 @@ class Limits:
 
     creations: KeyedBuckets
     checks: KeyedBuckets
+    hands: KeyedBuckets
+    """Hands of records checked: what a check costs grows with them, not with calls."""
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
         return cls(
             creations=_buckets(settings.table_creations_per_minute),
             checks=_buckets(settings.record_checks_per_minute),
+            hands=_buckets(settings.record_hands_per_minute),
         )
 
 
@@ -70,8 +73,8 @@ class Limit:
     def __init__(self, buckets: KeyedBuckets, client: str, refusal: str) -> None:
         self._buckets, self._client, self._refusal = buckets, client, refusal
 
-    def take(self) -> None:
-        if not self._buckets.take(self._client):
+    def take(self, n: float = 1.0) -> None:
+        if not self._buckets.take(self._client, n):
             raise ServiceError(429, self._refusal)
 
 
@@ -87,8 +90,13 @@ def check_limit(conn: HTTPConnection, who: Client) -> Limit:
     return Limit(_limits(conn).checks, who, "too many records checked; wait a minute")
 
 
+def hands_limit(conn: HTTPConnection, who: Client) -> Limit:
+    return Limit(_limits(conn).hands, who, "too many hands checked; wait a minute")
+
+
 CreationLimit = Annotated[Limit, Depends(creation_limit)]
 CheckLimit = Annotated[Limit, Depends(check_limit)]
+HandsLimit = Annotated[Limit, Depends(hands_limit)]
 
 
 def get_base_url(req: Request, svc: Service) -> str:

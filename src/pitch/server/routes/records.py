@@ -10,8 +10,8 @@ from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 
 from pitch.server.live import hash_token
-from pitch.server.records_check import check_records
-from pitch.server.routes.deps import ERRORS, CheckLimit, Service, TableId
+from pitch.server.records_check import check_records, hands_in
+from pitch.server.routes.deps import ERRORS, CheckLimit, HandsLimit, Service, TableId
 from pitch.server.schemas import (
     GameListItem,
     MyTables,
@@ -50,11 +50,13 @@ async def record(table_id: TableId, svc: Service) -> JSONResponse:
 
 
 @router.post("/api/records/verify", responses=ERRORS)
-async def verify_records(body: RecordsIn, limit: CheckLimit) -> RecordsChecked:
+async def verify_records(body: RecordsIn, limit: CheckLimit, hands: HandsLimit) -> RecordsChecked:
     """Replay game records by the rules, as ``pitch verify`` does. The answer holds
     the records that follow them, rebuilt by the engine (the replay viewer shows
-    only these), and the first problem of each that does not."""
+    only these), and the first problem of each that does not. 429 past the calls or
+    the hands a client may have checked in a minute."""
     limit.take()
+    hands.take(hands_in(body.records))
     good, bad = await asyncio.to_thread(check_records, body.records)
     return RecordsChecked(records=good, problems=[RecordProblem(**b) for b in bad])
 
