@@ -284,3 +284,31 @@ def test_record_checks_are_limited_by_the_hands_they_hold(tmp_path: Path) -> Non
         assert refused.status_code == 429
         assert refused.json()["detail"] == "too many hands checked; wait a minute"
         assert check(30).status_code == 200  # what is left of the minute's hands
+
+
+def test_a_game_stops_at_the_servers_hand_limit(tmp_path: Path) -> None:
+    # The rules set no end (random bidders go ever further below 0 at any target), so
+    # the server stops a game after PITCH_MAX_HANDS hands, with no winner.
+    from pitch.engine import verify_record
+
+    with app_client(in_process_settings(tmp_path, max_hands=2)) as client:
+        body = {
+            "rules": {"players": 2, "target": 999},
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+            "options": {"grace_seconds": 1, "bot_delay": 0, "substitute": "random"},
+        }
+        t = client.post("/api/tables", json=body).json()["id"]
+        token = client.post(f"/api/tables/{t}/seats/0", json={"name": "ann"}).json()["token"]
+        with client.websocket_connect(f"/ws/tables/{t}") as ws:
+            ws.send_json({"type": "spectate"})  # someone has it open: the stand-in plays
+            over = _until(ws, lambda m: m.get("status") == "over", 5000)
+        assert over["game"]["winner"] is None and over["game"]["hands_played"] == 2
+        assert over["game"]["turn"] is None  # no third deal
+        rec = client.get(f"/api/tables/{t}/record").json()
+        assert len(rec["hands"]) == 2 and rec["winner"] is None
+        assert verify_record(rec) is None  # an unfinished game, as the record says
+        with client.websocket_connect(f"/ws/tables/{t}") as ws:
+            ws.send_json({"type": "auth", "token": token})
+            _until(ws, lambda m: m["type"] == "state")
+            ws.send_json({"type": "action", "action": "pass"})
+            assert _until(ws, lambda m: m["type"] == "error")["code"] == "game_over"

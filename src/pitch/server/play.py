@@ -11,7 +11,7 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from pitch.engine import ActionParseError, IllegalActionError, PitchError, parse_action
+from pitch.engine import CHANCE, ActionParseError, IllegalActionError, PitchError, parse_action
 from pitch.server.live import Conn, LiveTable, deal_if_needed
 from pitch.server.protocol import Act, error
 from pitch.server.table_json import state_texts
@@ -35,7 +35,7 @@ def check_turn(t: LiveTable, seat: int, seq: int | None) -> dict[str, object] | 
     st = t.state
     if st is None:
         return error("not_started")
-    if st.is_terminal():
+    if st.is_terminal() or t.status == "over":  # won, or stopped at the hand limit
         return error("game_over")
     if seq is not None and seq != t.seq:
         return error("stale", seq=t.seq)
@@ -105,10 +105,14 @@ class Play:
                 conn.send(error("bad_action", str(e)))
             return
         events = [EventRow(kind="action", seat=seat, action=action, by=by)]
-        deal = deal_if_needed(st)
+        over = st.is_terminal()
+        deal = None
+        if not over and st.current_player() == CHANCE and len(st.history) >= svc.settings.max_hands:
+            over = True  # the server's hand limit: the game stops here, with no winner
+        else:
+            deal = deal_if_needed(st)
         if deal is not None:
             events.append(deal)
-        over = st.is_terminal()
         if not svc.owners.valid():  # the store would refuse it too (owner): spare it
             if by != "player":
                 raise NotStored(f"table {t.id}: this process holds no valid lease now")

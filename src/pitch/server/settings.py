@@ -22,6 +22,7 @@ LIMITS: dict[str, tuple[float, float, str | None]] = {
     "bot_timeout": (0.1, 600, "PITCH_BOT_TIMEOUT"),
     "quick_bot_delay": (0, 10, "PITCH_QUICK_BOT_DELAY"),
     "min_bot_delay": (0, 10, "PITCH_MIN_BOT_DELAY"),
+    "max_hands": (1, 1_000_000, "PITCH_MAX_HANDS"),
     "max_open_tables_per_client": (1, 1_000_000, "PITCH_MAX_TABLES_PER_CLIENT"),
     "table_creations_per_minute": (0.001, 1_000_000, "PITCH_TABLES_PER_MINUTE"),
     "max_live_tables": (1, 1_000_000, "PITCH_MAX_TABLES"),
@@ -83,6 +84,10 @@ class Settings:
     """The least time a bot or stand-in waits before its move, whatever a table's
     ``bot_delay`` says: at 0 one table's bots made some 450 moves a second, each a
     database write, and a client may keep 32 tables going (``tables_open_per_client``)."""
+    max_hands: int = field(default_factory=lambda: _env("max_hands", 300))
+    """Hands a game may last at this server: then it stops, with no winner. The rules
+    set no end (bots that bid at random go ever further below 0 at any target), and
+    each hand adds events to store, keep in memory and replay on every load."""
     rules: Rules = field(default_factory=Rules)
     """The table options a new table starts from (``pitch serve --rule``): a request's
     preset and rules change them, and the lobby's form shows them as its defaults."""

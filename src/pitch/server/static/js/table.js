@@ -364,9 +364,20 @@ function drawPage() {
   }
 }
 
+/** The game is over: won, or stopped at the server's hand limit (docs/server.md). */
+function over(g) {
+  return (g.winner !== null && g.winner !== undefined) || S.msg?.status === "over";
+}
+
+/** Who won, or why nobody did: the game stopped at the server's hand limit. */
+function endText(g, rules) {
+  if (g.winner !== null && g.winner !== undefined) return winnerText(rules, names(), g.winner);
+  return t("The game stopped after {n} hands, the most this server plays: nobody won.", { n: g.hands_played });
+}
+
 function statusLine(g) {
   let text;
-  if (g.winner !== null && g.winner !== undefined) text = winnerText(S.msg.rules, names(), g.winner);
+  if (over(g)) text = endText(g, S.msg.rules);
   else if (S.seat === null) text = t("You are watching.");
   else if (g.turn === S.seat) text = g.phase === "bid" ? t("Your turn to bid.") : g.trick?.cards?.length || g.tricks.length || g.trump ? t("Your turn: play a card.") : t("Your lead: the first card you play makes trump.");
   else if (g.turn !== null) text = g.phase === "bid" ? t("{name} is bidding…", { name: name(g.turn) }) : t("{name} is playing…", { name: name(g.turn) });
@@ -504,7 +515,7 @@ function refuseMove(g, action) {
 function clickCard(c) {
   const g = S.msg?.game;
   if (!g || S.seat === null) return;
-  if (g.winner !== null && g.winner !== undefined) return refuse(serverError("game_over"));
+  if (over(g)) return refuse(serverError("game_over"));
   if (g.turn !== S.seat) return refuse(t("It is not your turn: {name} is to play.", { name: name(g.turn) }));
   if (g.phase === "bid") {
     if (g.legal.includes("bid 4")) {
@@ -604,7 +615,7 @@ function sidePanel(g, rules) {
       h("ol", { class: "auction", id: "auction" }, g.bids.map((b) => h("li", {}, `${name(b.seat)}: ${bidText(b.bid)}`))),
     );
   }
-  if (g.winner !== null && g.winner !== undefined) side.prepend(gameOver(g, rules));
+  if (over(g)) side.prepend(gameOver(g, rules));
   if (g.last_hand) side.append(handSummary(rules, names(), g.last_hand, g.hands_played));
   const rows = Object.keys(S.results).map(Number).sort((a, b) => a - b).map((k) => S.results[k]);
   const chat = S.info?.options?.chat ?? "free";
@@ -622,7 +633,7 @@ function sideScore(rules, side, score) {
 function gameOver(g, rules) {
   const box = h("section", { class: "panel game-over", id: "game-over" });
   box.append(
-    h("h2", { class: "winner-line" }, winnerText(rules, names(), g.winner)),
+    h("h2", { class: "winner-line" }, endText(g, rules)),
     h("p", { class: "final-score" }, t("Final score:"), " ", g.scores.map((s, i) => [i ? " · " : null, h("span", { class: "side-score", dataset: { side: String(i) } }, sideScore(rules, i, s))])),
     h("a", { class: "button", href: api.recordUrl(S.id), download: `pitch-${S.id}.json`, id: "download-record" }, t("Download the record")),
     " ",
