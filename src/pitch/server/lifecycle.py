@@ -291,6 +291,7 @@ class Lifecycle:
         if t is None:
             raise ServiceError(404, "no such table")
         svc.cache.pop(table_id, None)
+        self._cached_at.pop(table_id, None)
         if svc.tables.setdefault(table_id, t) is t:
             svc.scheduler.schedule(t)  # an adopted table's bots and timers go on here
         return svc.tables[table_id]
@@ -341,6 +342,7 @@ class Lifecycle:
         if svc.tables.get(t.id) is t:
             del svc.tables[t.id]
         svc.cache.pop(t.id, None)
+        self._cached_at.pop(t.id, None)
         for c in [*t.spectators, *(c for s in t.seats for c in s.conns)]:
             c.close()
 
@@ -372,6 +374,7 @@ class Lifecycle:
             t.timer = None
         svc.tables.pop(t.id, None)
         svc.cache.pop(t.id, None)
+        self._cached_at.pop(t.id, None)
         for other in (*svc.tables.values(), *svc.cache.values()):
             if other.rematch == t.id:  # the store cleared the link too (TableRepo.leave)
                 other.rematch = None
