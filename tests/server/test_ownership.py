@@ -535,3 +535,46 @@ async def _chat_answer_lost(db: str) -> None:
 @pytest.mark.parametrize("kind", DBS)
 def test_a_chat_line_whose_answer_was_lost_is_not_numbered_again(kind: str, tmp_path: Path) -> None:
     asyncio.run(_chat_answer_lost(db_url(kind, tmp_path)))
+
+
+async def _read_again(db: str) -> None:
+    """A process that only reads a table another one plays (behind a proxy) reads it
+    again after a second: only the events it does not hold yet, so a long game does not
+    cost a full replay on every read; and it sees the same game as the player's."""
+    from pitch.engine import game_record
+
+    a, b = service(db, "a"), service(db, "b")
+    await a.start()
+    await b.start()
+    try:
+        tid = await started_table(a)
+        t = await a.lifecycle.find(tid, live=True)
+        asked: list[int] = []
+        load = b.repo.load
+
+        def counting(table_id: str, since: int = 0) -> Any:
+            asked.append(since)
+            return load(table_id, since)
+
+        b.repo.load = counting  # type: ignore[method-assign]
+        for _ in range(3):
+            for _ in range(5):
+                await _human_turn(a, t)  # seat 0's moves, and seat 1's
+                st = t.state
+                assert st is not None
+                if st.current_player() == 1:
+                    async with t.lock:
+                        await a.play.apply(t, 1, min(st.legal_actions()), "player")
+            seen = await b.lifecycle.find(tid)
+            assert seen.seq == t.seq and seen.state is not None and t.state is not None
+            assert game_record(seen.state) == game_record(t.state)  # the same game
+            await asyncio.sleep(1.05)  # the copy is read again after a second
+        assert asked[0] == 0 and all(0 < n < t.seq for n in asked[1:]), asked
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+@pytest.mark.parametrize("kind", DBS)
+def test_a_reader_reads_only_the_new_events(kind: str, tmp_path: Path) -> None:
+    asyncio.run(_read_again(db_url(kind, tmp_path)))

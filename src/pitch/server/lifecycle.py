@@ -253,12 +253,15 @@ class Lifecycle:
             return await self._adopt(table_id)
         t = svc.cache.get(table_id)
         now = time.monotonic()
+        before = None
         if t is not None and t.status != "over" and now - self._cached_at.get(table_id, 0) > 1:
-            t = None  # another process may be playing it (behind a proxy): read it again
+            # Another process may be playing it (behind a proxy): read it again, the
+            # events after the ones this copy holds (a long game's all would be dear).
+            before, t = t, None
         if t is None:
             if len(table_id) > 32:
                 raise ServiceError(404, "no such table")
-            t = await self._load(table_id)
+            t = await self._load(table_id, before)
             if t is None:
                 raise ServiceError(404, "no such table")
             self._cached_at[table_id] = now
@@ -296,21 +299,23 @@ class Lifecycle:
             svc.scheduler.schedule(t)  # an adopted table's bots and timers go on here
         return svc.tables[table_id]
 
-    async def _load(self, table_id: str) -> LiveTable | None:
-        """One load per table at a time, so two requests never make two copies."""
+    async def _load(self, table_id: str, before: LiveTable | None = None) -> LiveTable | None:
+        """One load per table at a time, so two requests never make two copies; with
+        ``before`` (a copy read earlier), only the events it does not hold."""
         pending = self._loading.get(table_id)
         if pending is None:
-            pending = asyncio.ensure_future(self._load_once(table_id))
+            pending = asyncio.ensure_future(self._load_once(table_id, before))
             self._loading[table_id] = pending
             pending.add_done_callback(lambda _f: self._loading.pop(table_id, None))
         return await asyncio.shield(pending)
 
-    async def _load_once(self, table_id: str) -> LiveTable | None:
-        stored = await self.svc.run_db(self.svc.repo.load, table_id)
+    async def _load_once(self, table_id: str, before: LiveTable | None = None) -> LiveTable | None:
+        since = before.seq if before is not None and before.state is not None else 0
+        stored = await self.svc.run_db(self.svc.repo.load, table_id, since)
         if stored is None:
             return None
         try:
-            return LiveTable.from_stored(stored)
+            return LiveTable.from_stored(stored, before)
         except (PitchError, AssertionError) as e:
             log.error("table %s cannot be restored: %s", table_id, e)
             return None

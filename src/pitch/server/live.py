@@ -177,8 +177,9 @@ class LiveTable:
     chat_count: int = 0
 
     @classmethod
-    def from_stored(cls, st: StoredTable) -> LiveTable:
-        """Rebuild a table by replaying its stored events through the engine."""
+    def from_stored(cls, st: StoredTable, before: LiveTable | None = None) -> LiveTable:
+        """Rebuild a table by replaying its stored events through the engine; with
+        ``before``, a copy of it as of event ``st.since``, only the events after it."""
         t = cls(
             id=st.id,
             rules=Rules.from_dict(st.rules),
@@ -197,11 +198,14 @@ class LiveTable:
         for s in t.seats:
             if s.kind == "human":
                 s.away_since = now  # nobody is connected after a restart
-        if st.events:
+        if before is not None and st.since:
+            assert before.seq == st.since and before.state is not None
+            t.state, t.seq, t.last = before.state.copy(), before.seq, before.last
+        elif st.events:
             t.state = GameState(t.rules, dealer=t.first_dealer)
-            for e in st.events:
-                t.apply_event(e)
-            t.seq = len(st.events)
+        for e in st.events:
+            t.apply_event(e)
+        t.seq += len(st.events)
         return t
 
     def apply_event(self, e: EventRow) -> None:

@@ -54,6 +54,8 @@ class StoredTable:
     chat_count: int = 0
     owner: str | None = None
     """The instance that serves it (:mod:`pitch.store.ownership`)."""
+    since: int = 0
+    """The number of the first event in ``events`` (0: all of them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +293,9 @@ class TableRepo:
             ],
         )
 
-    def load(self, table_id: str) -> StoredTable | None:
+    def load(self, table_id: str, since: int = 0) -> StoredTable | None:
+        """The table, with its events from number ``since`` on (a reader that holds
+        the ones before reads only what is new)."""
         with self.db.sessions() as s:
             t = s.get(TableModel, table_id)
             if t is None:
@@ -300,7 +304,9 @@ class TableRepo:
                 select(SeatModel).where(SeatModel.table_id == table_id).order_by(SeatModel.seat)
             ).all()
             events = s.scalars(
-                select(EventModel).where(EventModel.table_id == table_id).order_by(EventModel.seq)
+                select(EventModel)
+                .where(EventModel.table_id == table_id, EventModel.seq >= since)
+                .order_by(EventModel.seq)
             ).all()
             return StoredTable(
                 id=t.id,
@@ -338,6 +344,7 @@ class TableRepo:
                     )
                     for e in events
                 ),
+                since=since,
             )
 
     def unfinished(self) -> list[str]:
