@@ -72,7 +72,9 @@ def test_socket_rate_limit(client: TestClient) -> None:
         assert codes[5:] == ["rate_limited"] * 3
 
 
-def test_bots_play_and_an_absent_human_is_substituted(client: TestClient) -> None:
+def test_bots_play_and_an_absent_human_is_substituted(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     body = {
         "rules": {"players": 3, "target": 3},
         # Sensible bots: random bidders can set each other back for ever (a random
@@ -91,10 +93,20 @@ def test_bots_play_and_an_absent_human_is_substituted(client: TestClient) -> Non
         ws.send_json({"type": "spectate"})
         over = _until(ws, lambda m: m.get("status") == "over", 20000)
     assert over["game"]["winner"] is not None
-    rec = client.get(f"/api/tables/{t}/record").json()
+    first = client.get(f"/api/tables/{t}/record")
+    rec = first.json()
     from pitch.engine import verify_record
 
     assert verify_record(rec) is None
+    assert first.headers["content-disposition"] == f'attachment; filename="pitch-{t}.json"'
+    # A finished game's record is built once: asked again, it is sent as it was built.
+    import pitch.server.routes.records as routes
+
+    def built_again(*args: Any) -> None:
+        raise AssertionError("the record was built again")
+
+    monkeypatch.setattr(routes, "finished_record", built_again)
+    assert client.get(f"/api/tables/{t}/record").content == first.content
     # The hands' results, in pages (a game has no cap on its hands).
     every = client.get(f"/api/tables/{t}/hands").json()
     assert len(every) == len(rec["hands"]) >= 1  # to 3: one hand may do

@@ -56,6 +56,9 @@ class TableService:
         self.tables: dict[str, LiveTable] = {}
         """Live tables: played at, joined or claimed at, and ours (count to the cap)."""
         self.cache: OrderedDict[str, LiveTable] = OrderedDict()
+        self.records: OrderedDict[str, bytes] = OrderedDict()
+        """Finished games' records as sent (``GET /record``), the last few asked for: a
+        finished game never changes, and its record is dear to build for a long one."""
         """Tables loaded only to be read (LRU, ``max_cached_tables``)."""
         self.lifecycle = Lifecycle(self)
         self.seats = SeatClaims(self)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Annotated
 
 from fastapi import APIRouter
 from fastapi import Path as PathParam
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
 from pitch.server.live import hash_token
 from pitch.server.records_check import check_records, hands_in
@@ -23,6 +24,10 @@ from pitch.server.table_json import finished_record
 from pitch.store import GameSummary
 
 router = APIRouter(tags=["records"])
+
+RECORDS_KEPT = 32
+"""Finished games' records kept built (``TableService.records``); at the hand limit
+(300) one is about 200 kB."""
 
 
 def _items(rows: list[GameSummary]) -> list[GameListItem]:
@@ -41,11 +46,21 @@ def _items(rows: list[GameSummary]) -> list[GameListItem]:
 
 
 @router.get("/api/tables/{table_id}/record", responses=ERRORS)
-async def record(table_id: TableId, svc: Service) -> JSONResponse:
+async def record(table_id: TableId, svc: Service) -> Response:
     """A finished game's record in the engine's record format (``pitch verify``)."""
-    rec = finished_record(await svc.lifecycle.find(table_id))
-    return JSONResponse(
-        rec, headers={"Content-Disposition": f'attachment; filename="pitch-{table_id}.json"'}
+    t = await svc.lifecycle.find(table_id)
+    body = svc.records.get(t.id)
+    if body is None:
+        rec = finished_record(t)  # 409 unless the game is over; then it never changes
+        body = json.dumps(rec, ensure_ascii=False, separators=(",", ":")).encode()
+        svc.records[t.id] = body
+        while len(svc.records) > RECORDS_KEPT:
+            svc.records.popitem(last=False)
+    svc.records.move_to_end(t.id)
+    return Response(
+        body,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="pitch-{t.id}.json"'},
     )
 
 
