@@ -143,3 +143,37 @@ def test_a_writer_that_may_not_wait_does_not_wait_when_it_tries_again(tmp_path: 
     assert failed and len(out) == 1 and out[0] is not None  # refused, not waited for
     st = repo.load("t1")
     assert st is not None and st.events == ()
+
+
+def test_game_lists_read_every_tables_names_in_one_query(db: Database) -> None:
+    from sqlalchemy import event
+
+    repo = TableRepo(db)
+    pairs = []
+    for i in range(6):
+        tid = f"t{i}"
+        repo.create(
+            table_id=tid,
+            creator="c",
+            rules={"players": 3},
+            options={},
+            first_dealer=0,
+            seats=[("human", None), ("human", None), ("bot", "random")],
+        )
+        repo.claim(tid, 0, name="ann", token_hash=f"{i}" * 64)
+        repo.claim(tid, 1, name=f"bob{i}", token_hash="b" * 64)
+        pairs.append((tid, f"{i}" * 64))
+    statements: list[str] = []
+
+    def count(conn: object, cursor: object, statement: str, *args: object) -> None:
+        statements.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        games = repo.games_with_tokens(pairs)
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)
+    assert sorted(g.table_id for g in games) == [f"t{i}" for i in range(6)]
+    assert {g.names for g in games} == {("ann", f"bob{i}", None) for i in range(6)}
+    selects = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+    assert len(selects) == 2, selects  # the tables, then all their names (was 1 + 6)

@@ -368,7 +368,7 @@ class TableRepo:
                 .order_by(TableModel.updated_at.desc())
                 .limit(limit)
             ).all()
-            return [self._summary(s, t, seat) for t, seat in rows]
+            return self._summaries(s, [(t, seat) for t, seat in rows])
 
     def games_with_tokens(self, pairs: Sequence[tuple[str, str]]) -> list[GameSummary]:
         """The tables of ``(table id, token hash)`` pairs whose hash is a seat's there,
@@ -383,22 +383,33 @@ class TableRepo:
                 .where(SeatModel.table_id.in_({t for t, _ in pairs}))
                 .order_by(TableModel.updated_at.desc())
             ).all()
-            return [self._summary(s, t, seat) for t, seat, th in rows if (t.id, th) in want]
+            return self._summaries(s, [(t, seat) for t, seat, th in rows if (t.id, th) in want])
 
     @staticmethod
-    def _summary(s: Any, t: TableModel, seat: int) -> GameSummary:
-        names = s.scalars(
-            select(SeatModel.name).where(SeatModel.table_id == t.id).order_by(SeatModel.seat)
-        ).all()
-        return GameSummary(
-            table_id=t.id,
-            seat=seat,
-            status=t.status,
-            winner=t.winner,
-            created_at=t.created_at,
-            updated_at=t.updated_at,
-            names=tuple(names),
-        )
+    def _summaries(s: Any, rows: list[tuple[TableModel, int]]) -> list[GameSummary]:
+        """One summary per (table, seat), with every table's names read in one query
+        (not one query a row)."""
+        if not rows:
+            return []
+        names: dict[str, list[str | None]] = {}
+        for table_id, name in s.execute(
+            select(SeatModel.table_id, SeatModel.name)
+            .where(SeatModel.table_id.in_({t.id for t, _ in rows}))
+            .order_by(SeatModel.table_id, SeatModel.seat)
+        ):
+            names.setdefault(table_id, []).append(name)
+        return [
+            GameSummary(
+                table_id=t.id,
+                seat=seat,
+                status=t.status,
+                winner=t.winner,
+                created_at=t.created_at,
+                updated_at=t.updated_at,
+                names=tuple(names.get(t.id, ())),
+            )
+            for t, seat in rows
+        ]
 
     def add_chat(self, table_id: str, line: ChatRow) -> None:
         """Store one chat line (its ``n`` is the table's count of lines so far)."""
