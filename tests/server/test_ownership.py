@@ -50,9 +50,17 @@ async def _adopt_and_hand_over(db: str) -> None:
         t = await b.lifecycle.find(tid, live=True)
         assert tid in b.tables and tid not in a.tables
         assert t.state is not None
-        await b.play.apply(
-            t, t.state.current_player(), next(iter(t.state.legal_actions())), "player"
-        )
+        # b's 1 s lease may lapse for a moment on a loaded machine (a heartbeat late):
+        # a move made then is not stored (no valid lease), so make it again until it is.
+        deadline = time.monotonic() + 20
+        while t.seq < 2:
+            assert time.monotonic() < deadline, "b never stored its move"
+            if b.owners.valid():
+                await b.play.apply(
+                    t, t.state.current_player(), next(iter(t.state.legal_actions())), "player"
+                )
+            else:
+                await asyncio.sleep(0.05)
         assert t.seq == 2
         # a, asked again, gets it back (the proxy moved it again): never two writers.
         back = await a.lifecycle.find(tid, live=True)
