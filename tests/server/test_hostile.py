@@ -511,6 +511,31 @@ def test_one_address_keeps_only_so_many_tables_open(make_server: Any) -> None:
     asyncio.run(asyncio.wait_for(scenario(), 60))
 
 
+def test_hostile_pages_and_floods_of_hands_are_refused(make_server: Any) -> None:
+    srv = make_server(env={"PITCH_RECORD_HANDS_PER_MINUTE": "1000"})
+    t = create_table(srv.base)["id"]
+    hands = f"{srv.base}/api/tables/{t}/hands"
+    for query in (
+        "start=NaN",
+        "limit=1e999",
+        "start=-1",
+        "limit=0",
+        "limit=201",
+        "start=" + "9" * 400,
+        "limit=%3Cscript%3E",
+    ):
+        r = httpx.get(f"{hands}?{query}")
+        assert r.status_code == 422 and r.headers["content-type"] == "application/json", query
+    assert httpx.get(f"{hands}?start=0&limit=200").json() == []  # no hand played yet
+    # Records that are mostly hands: the second body passes the minute's 1,000 hands.
+    body = {"records": [{"format": "pitch-record", "hands": [{}] * 900}]}
+    first = httpx.post(f"{srv.base}/api/records/verify", json=body)
+    assert first.status_code == 200 and len(first.json()["problems"]) == 1
+    again = httpx.post(f"{srv.base}/api/records/verify", json=body)
+    assert again.status_code == 429, again.text
+    assert again.json()["detail"] == "too many hands checked; wait a minute"
+
+
 # ------------------------------------------------------------------ privacy
 
 

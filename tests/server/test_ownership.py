@@ -40,10 +40,7 @@ def test_a_lease_taken_anew_cannot_be_renewed_by_the_old_holder(tmp_path: Path) 
 
 
 async def _adopt_and_hand_over(db: str) -> None:
-    a, b = service(db, "a", lease_seconds=1.0), service(db, "b", lease_seconds=1.0)
-    await a.start()
-    await b.start()
-    try:
+    async with _running(db, lease_seconds=1.0) as a, _running(db, "b", lease_seconds=1.0) as b:
         tid = await started_table(a)
         # b is asked for a's table while a is alive (its lease never runs out): a
         # hands it over at a heartbeat.
@@ -69,9 +66,6 @@ async def _adopt_and_hand_over(db: str) -> None:
         with pytest.raises(ServiceError) as e:
             await b.lifecycle.find("nosuchtable", live=True)
         assert e.value.status == 404
-    finally:
-        await a.stop()
-        await b.stop()
 
 
 @pytest.mark.parametrize("kind", DBS)
@@ -196,9 +190,10 @@ async def _human_turn(a: TableService, t: LiveTable) -> None:
 
 
 @contextlib.asynccontextmanager
-async def _running(db: str, **settings: Any) -> AsyncIterator[TableService]:
-    """A started table service as process ``a`` on ``db`` (stopped on the way out)."""
-    a = service(db, "a", **settings)
+async def _running(db: str, instance: str = "a", **settings: Any) -> AsyncIterator[TableService]:
+    """A started table service as process ``instance`` on ``db`` (stopped on the way
+    out)."""
+    a = service(db, instance, **settings)
     await a.start()
     try:
         yield a
@@ -551,10 +546,7 @@ async def _read_again(db: str) -> None:
     cost a full replay on every read; and it sees the same game as the player's."""
     from pitch.engine import game_record
 
-    a, b = service(db, "a"), service(db, "b")
-    await a.start()
-    await b.start()
-    try:
+    async with _running(db) as a, _running(db, "b") as b:
         tid = await started_table(a)
         t = await a.lifecycle.find(tid, live=True)
         asked: list[int] = []
@@ -578,9 +570,6 @@ async def _read_again(db: str) -> None:
             assert game_record(seen.state) == game_record(t.state)  # the same game
             await asyncio.sleep(1.05)  # the copy is read again after a second
         assert asked[0] == 0 and all(0 < n < t.seq for n in asked[1:]), asked
-    finally:
-        await a.stop()
-        await b.stop()
 
 
 @pytest.mark.parametrize("kind", DBS)

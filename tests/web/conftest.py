@@ -228,6 +228,13 @@ def shot(page: Any, name: str, full: bool = True) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
 
 
+def shots(page: Any, name: str, full: bool = False) -> None:
+    """``name``-desktop and ``name``-phone: the page at 1280x800 and at 390x844."""
+    for size, (width, height) in {"desktop": (1280, 800), "phone": (390, 844)}.items():
+        page.set_viewport_size({"width": width, "height": height})
+        shot(page, f"{name}-{size}", full=full)
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     p = new_page(browser)

@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.web.conftest import PHONE, play_safe, post_json, seat_page, serving, shot
+from tests.web.conftest import PHONE, play_safe, post_json, seat_page, serving, shots
 
 TURN_OR_OVER = """() => { const S = window.pitchTable; const m = S && S.msg;
   return !!m && (m.status === "over" || (!!m.game && m.game.turn === S.seat)); }"""
@@ -42,10 +42,10 @@ def test_a_game_stopped_at_the_hand_limit_says_so(browser: Any, tmp_path: Path) 
         expect(en.locator("#status")).to_have_text(STOPPED["en"])
         expect(en.locator("#download-record")).to_be_visible()
         expect(en.locator(".score-sheet tbody tr")).to_have_count(2)
-        shot(en, "hand-limit-en-desktop", full=False)
+        shots(en, "hand-limit-en")
         ru = seat_page(browser, url, table, token, locale="ru-RU", **PHONE)
         expect(ru.locator("#game-over .winner-line")).to_have_text(STOPPED["ru"])
-        shot(ru, "hand-limit-ru-phone", full=True)
+        shots(ru, "hand-limit-ru")
         for page in (en, ru):
             assert page.evaluate("() => [...window.pitchI18n.missing]") == []
             assert page.js_errors == []

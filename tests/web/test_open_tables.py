@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.web.conftest import PHONE, post_json, seat_page, serving, shot
+from tests.web.conftest import PHONE, post_json, seat_page, serving, shots
 
 TOO_MANY = {
     "en": "You have too many tables open. Close one; this one keeps trying to connect.",
@@ -38,8 +38,8 @@ def test_a_table_past_the_open_limit_waits_for_one_to_close(browser: Any, tmp_pa
         for lang, page in (("en", en), ("ru", ru)):
             expect(page.locator(".loading.blocked")).to_have_text(TOO_MANY[lang])
             expect(page.locator("main a.button[href='/']")).to_be_visible()
-        shot(en, "too-many-tables-en-desktop", full=False)
-        shot(ru, "too-many-tables-ru-phone", full=False)
+        shots(en, "too-many-tables-en")
+        shots(ru, "too-many-tables-ru")
         # Still refused on its next tries while the first is open.
         en.wait_for_timeout(6_000)
         expect(en.locator(".loading.blocked")).to_be_visible()
