@@ -14,8 +14,8 @@ TURN_OR_OVER = """() => { const S = window.pitchTable; const m = S && S.msg;
   return !!m && (m.status === "over" || (!!m.game && m.game.turn === S.seat)); }"""
 
 STOPPED = {
-    "en": "The game stopped after 2 hands, the most this server plays: nobody won.",
-    "ru": "Игра остановлена после 2 раздач — это предел этого сервера: никто не выиграл.",
+    "en": "The game stopped at this server's limit of hands a game (2): nobody won.",
+    "ru": "Игра остановлена: достигнут предел раздач за партию на этом сервере (2). Никто не выиграл.",
 }
 
 

@@ -372,7 +372,7 @@ function over(g) {
 /** Who won, or why nobody did: the game stopped at the server's hand limit. */
 function endText(g, rules) {
   if (g.winner !== null && g.winner !== undefined) return winnerText(rules, names(), g.winner);
-  return t("The game stopped after {n} hands, the most this server plays: nobody won.", { n: g.hands_played });
+  return t("The game stopped at this server's limit of hands a game ({n}): nobody won.", { n: g.hands_played });
 }
 
 function statusLine(g) {
