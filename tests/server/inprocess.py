@@ -21,7 +21,12 @@ __all__ = ["TestClient", "WebSocketTestSession", "app_client", "in_process_setti
 
 def in_process_settings(tmp: Path, **options: Any) -> Settings:
     """Settings on a fresh SQLite file in ``tmp``, one bot worker, and ``options``."""
-    base = {"db_url": f"sqlite:///{tmp / 'app.db'}", "bot_workers": 1, "min_bot_delay": 0.0}
+    base = {
+        "db_url": f"sqlite:///{tmp / 'app.db'}",
+        "bot_workers": 1,
+        "min_bot_delay": 0.0,
+        "reads_per_minute": 1e6,
+    }
     return Settings(**{**base, **options})
 
 

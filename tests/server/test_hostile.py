@@ -536,6 +536,41 @@ def test_hostile_pages_and_floods_of_hands_are_refused(make_server: Any) -> None
     assert again.json()["detail"] == "too many hands checked; wait a minute"
 
 
+def test_reads_of_tables_and_lists_are_limited_per_address(make_server: Any) -> None:
+    # A read may go to the store (a table not in memory is loaded and replayed, a list
+    # is a query of up to 51 rows), so one address may make only so many a minute.
+    srv = make_server(env={"PITCH_READS_PER_MINUTE": "5"})
+    t = create_table(srv.base)["id"]
+    base = f"{srv.base}/api"
+    # Malformed requests are refused before they spend the allowance.
+    assert httpx.get(f"{base}/players/{'x' * 33}/games").status_code == 422
+    assert httpx.get(f"{base}/tables/{t}/hands?limit=NaN").status_code == 422
+    assert httpx.post(f"{base}/my/tables", json={"seats": "all"}).status_code == 422
+    reads = [
+        httpx.get(f"{base}/tables/{t}"),
+        httpx.get(f"{base}/tables/{t}/state"),
+        httpx.get(f"{base}/tables/{t}/hands"),
+        httpx.get(f"{base}/players/Ada/games"),
+        httpx.post(f"{base}/my/tables", json={"seats": [{"table": t, "token": "x" * 43}]}),
+    ]
+    assert [r.status_code for r in reads] == [200] * 5, [r.text for r in reads]
+    for refused in (
+        httpx.get(f"{base}/tables/{t}/record"),
+        httpx.get(f"{base}/tables/nosuchtable"),  # ids guessed cost a query too
+        httpx.get(f"{base}/players/Ada/games"),
+    ):
+        assert refused.status_code == 429, refused.text
+        assert refused.headers["content-type"] == "application/json"
+        assert refused.json()["detail"] == "too many tables and lists read; wait a minute"
+
+    async def watch() -> dict[str, Any]:  # the table itself is not a read: it goes on
+        async with websockets.connect(ws_url(srv.base, t), origin=srv.base) as ws:  # type: ignore[arg-type]
+            await ws.send(json.dumps({"type": "spectate"}))
+            return dict(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+
+    assert asyncio.run(watch())["type"] == "welcome"
+
+
 # ------------------------------------------------------------------ privacy
 
 

@@ -39,6 +39,7 @@ LIMITS: dict[str, tuple[float, float, str | None]] = {
     "body_seconds": (0.1, 3600, "PITCH_BODY_SECONDS"),
     "record_checks_per_minute": (0.001, 1_000_000, "PITCH_RECORD_CHECKS_PER_MINUTE"),
     "record_hands_per_minute": (100, 1_000_000_000, "PITCH_RECORD_HANDS_PER_MINUTE"),
+    "reads_per_minute": (1, 1_000_000, "PITCH_READS_PER_MINUTE"),
     "lease_seconds": (1, 3600, "PITCH_LEASE_SECONDS"),
     "ws_ping_seconds": (0.1, 3600, "PITCH_WS_PING"),
     "idle_evict_seconds": (1, 86_400, None),
@@ -146,6 +147,11 @@ class Settings:
     )
     """Hands those calls may hold together, per client address: a replay costs about
     0.15 ms a hand, and a 2 MiB body can hold 3,000 of them."""
+    reads_per_minute: float = field(default_factory=lambda: _env("reads_per_minute", 300.0))
+    """Reads of tables and game lists per client address (``GET /api/tables/{id}``,
+    its ``/state``, ``/hands`` and ``/record``; the game lists): a table not in memory
+    is read from the store and replayed, a list is a query of up to 51 rows. A page
+    load makes one to three of them."""
     lease_seconds: float = field(default_factory=lambda: _env("lease_seconds", 5.0))
     """How long this process's hold on its tables outlives its last heartbeat (one
     every fifth of it): after a crash, other processes adopt its tables this much

@@ -42,6 +42,8 @@ class Limits:
     checks: KeyedBuckets
     hands: KeyedBuckets
     """Hands of records checked: what a check costs grows with them, not with calls."""
+    reads: KeyedBuckets
+    """Reads of tables and game lists, which may go to the store."""
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
@@ -49,6 +51,7 @@ class Limits:
             creations=_buckets(settings.table_creations_per_minute),
             checks=_buckets(settings.record_checks_per_minute),
             hands=_buckets(settings.record_hands_per_minute),
+            reads=_buckets(settings.reads_per_minute),
         )
 
 
@@ -94,9 +97,14 @@ def hands_limit(conn: HTTPConnection, who: Client) -> Limit:
     return Limit(_limits(conn).hands, who, "too many hands checked; wait a minute")
 
 
+def read_limit(conn: HTTPConnection, who: Client) -> Limit:
+    return Limit(_limits(conn).reads, who, "too many tables and lists read; wait a minute")
+
+
 CreationLimit = Annotated[Limit, Depends(creation_limit)]
 CheckLimit = Annotated[Limit, Depends(check_limit)]
 HandsLimit = Annotated[Limit, Depends(hands_limit)]
+ReadLimit = Annotated[Limit, Depends(read_limit)]
 
 
 def get_base_url(req: Request, svc: Service) -> str:

@@ -12,7 +12,7 @@ from fastapi.responses import Response
 
 from pitch.server.live import hash_token
 from pitch.server.records_check import check_records, hands_in
-from pitch.server.routes.deps import ERRORS, CheckLimit, HandsLimit, Service, TableId
+from pitch.server.routes.deps import ERRORS, CheckLimit, HandsLimit, ReadLimit, Service, TableId
 from pitch.server.schemas import (
     GameListItem,
     MyTables,
@@ -46,8 +46,9 @@ def _items(rows: list[GameSummary]) -> list[GameListItem]:
 
 
 @router.get("/api/tables/{table_id}/record", responses=ERRORS)
-async def record(table_id: TableId, svc: Service) -> Response:
+async def record(table_id: TableId, svc: Service, reads: ReadLimit) -> Response:
     """A finished game's record in the engine's record format (``pitch verify``)."""
+    reads.take()
     t = await svc.lifecycle.find(table_id)
     body = svc.records.get(t.id)
     if body is None:
@@ -78,15 +79,17 @@ async def verify_records(body: RecordsIn, limit: CheckLimit, hands: HandsLimit) 
 
 @router.get("/api/players/{name}/games")
 async def games(
-    name: Annotated[str, PathParam(min_length=1, max_length=32)], svc: Service
+    name: Annotated[str, PathParam(min_length=1, max_length=32)], svc: Service, reads: ReadLimit
 ) -> list[GameListItem]:
     """Recent *finished* games where a seat was claimed under this display name (a
     name is no secret: open tables are found with their seat tokens, below)."""
+    reads.take()
     return _items(await svc.run_db(svc.repo.games_of, name))
 
 
 @router.post("/api/my/tables")
-async def my_tables(body: MyTables, svc: Service) -> list[GameListItem]:
+async def my_tables(body: MyTables, svc: Service, reads: ReadLimit) -> list[GameListItem]:
     """The tables whose seat tokens the client holds (its own, in any state)."""
+    reads.take()
     pairs = [(s.table, hash_token(s.token)) for s in body.seats]
     return _items(await svc.run_db(svc.repo.games_with_tokens, pairs))

@@ -13,6 +13,7 @@ from pitch.server.routes.deps import (
     BaseUrl,
     Client,
     CreationLimit,
+    ReadLimit,
     Service,
     TableId,
     ws_url,
@@ -63,8 +64,9 @@ async def create_table(
 
 
 @router.get("/api/tables/{table_id}")
-async def get_table(table_id: TableId, svc: Service, base: BaseUrl) -> TableInfo:
+async def get_table(table_id: TableId, svc: Service, base: BaseUrl, reads: ReadLimit) -> TableInfo:
     """Public information about a table (also what an invite link resolves to)."""
+    reads.take()
     return _info(await svc.lifecycle.find(table_id), base)
 
 
@@ -106,8 +108,9 @@ async def rematch(
 
 
 @router.get("/api/tables/{table_id}/state")
-async def public_state(table_id: TableId, svc: Service) -> dict[str, Any]:
+async def public_state(table_id: TableId, svc: Service, reads: ReadLimit) -> dict[str, Any]:
     """The spectators' ``state`` message (public information only)."""
+    reads.take()
     return state_message(await svc.lifecycle.find(table_id), None)
 
 
@@ -120,11 +123,13 @@ answer for all of them would grow with the game."""
 async def hands(
     table_id: TableId,
     svc: Service,
+    reads: ReadLimit,
     start: Annotated[int, Query(ge=0, le=10**9)] = 0,
     limit: Annotated[int, Query(ge=1, le=HANDS_PAGE)] = HANDS_PAGE,
 ) -> list[dict[str, Any]]:
     """Results of the finished hands so far, each like the state's ``last_hand``:
     ``limit`` of them (at most 200) from hand ``start`` (0 is the first). Fewer than
     ``limit`` means there are no more."""
+    reads.take()
     t = await svc.lifecycle.find(table_id)
     return hand_results(t.state.history[start : start + limit]) if t.state is not None else []
