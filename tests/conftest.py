@@ -37,7 +37,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``slow`` (long randomized runs) are skipped unless --run-slow is given."""
+    """Browser tests run after the others, and tests marked ``slow`` (long randomized
+    runs) are skipped unless --run-slow is given.
+
+    Playwright's sync API (the session's ``browser``) keeps an event loop running in
+    the worker's thread from the first browser test on, so ``asyncio.run`` fails in
+    any test that comes after one on the same worker. Every worker collects the same
+    order and xdist hands out tests in it, so putting them last keeps that so."""
+    items.sort(key=lambda item: "browser" in getattr(item, "fixturenames", ()))
     if config.getoption("--run-slow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --run-slow")
