@@ -15,7 +15,8 @@ TURN_OR_OVER = """() => { const S = window.pitchTable; const m = S && S.msg;
 
 STOPPED = {
     "en": "The game stopped at this server's limit of hands a game (2): nobody won.",
-    "ru": "Игра остановлена: достигнут предел раздач за партию на этом сервере (2). Никто не выиграл.",
+    "ru": "Игра остановлена: достигнут предел раздач за партию на этом сервере (2). "
+    "Никто не выиграл.",
 }
 
 

@@ -32,7 +32,8 @@ MAX_RECORDS_BODY = 2 * 1024 * 1024
 
 async def _service_error(_req: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
-    return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+    body = {"detail": exc.detail, "code": exc.code, **exc.extra}
+    return JSONResponse(body, status_code=exc.status)
 
 
 async def _invalid(_req: Request, exc: Exception) -> JSONResponse:
@@ -43,7 +44,7 @@ async def _invalid(_req: Request, exc: Exception) -> JSONResponse:
         {"loc": list(e.get("loc", ())), "msg": str(e.get("msg", "")), "type": e.get("type")}
         for e in exc.errors()[:20]
     ]
-    return JSONResponse({"detail": errors}, status_code=422)
+    return JSONResponse({"detail": errors, "code": "bad_request"}, status_code=422)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -1,12 +1,46 @@
-"""The one error a table job raises for a request it refuses."""
+"""The one error a table job raises for a request it refuses, and its codes."""
 
 from __future__ import annotations
 
+HTTP_CODES: dict[str, str] = {
+    "bad_request": "the request is not valid (FastAPI's 422: `detail` lists what is wrong)",
+    "bad_rules": "the table's rules or seat plan are not valid (the rule id leads `detail`)",
+    "no_human": "a table needs at least one human seat",
+    "no_table": "no table has this id",
+    "no_seat": "the table has no seat of that number (R1.3)",
+    "bad_token": "no seat at this table is held by that token",
+    "seat_taken": "the seat (`seat`) is someone else's",
+    "seat_is_bot": "the seat (`seat`) is played by a bot",
+    "seat_changed": "the seat (`seat`) changed while the request ran; try again",
+    "try_again": "the table changed while the request ran; try again",
+    "not_over": "the game is not over yet",
+    "game_over": "the game is over",
+    "not_quick": "the table is not open to quick play",
+    "no_open_seat": "no seat is open at the table",
+    "too_many_requests": "past a per-address rate (tables created, records checked, reads)",
+    "too_many_open": "the address has as many unfinished tables as it may (`limit`)",
+    "server_full": "the server holds as many live tables as it may",
+    "server_busy": "the table is moving to this process, or the database failed; try again",
+    "other_site": "a change sent from another site's page (`Origin`)",
+    "not_json": "a `POST` that is not `Content-Type: application/json`",
+    "too_large": "the request body is larger than the server takes",
+    "too_slow": "the request body did not arrive in time",
+}
+"""Every ``code`` an HTTP error answer may carry (docs/server.md, "HTTP errors"): a
+client shows its own words for it, in its reader's language; ``detail`` is English."""
+
+_BY_STATUS = {403: "bad_token", 404: "no_table", 429: "too_many_requests", 503: "server_busy"}
+
 
 class ServiceError(Exception):
-    """A request the service refuses: ``status`` is the HTTP status to answer."""
+    """A request the service refuses: ``status`` is the HTTP status to answer, ``code``
+    one of :data:`HTTP_CODES` (by default the usual one for the status), ``extra`` the
+    answer's other fields (``seat``, ``limit``)."""
 
-    def __init__(self, status: int, detail: str) -> None:
+    def __init__(self, status: int, detail: str, code: str | None = None, **extra: int) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
+        self.code = code or _BY_STATUS[status]
+        assert self.code in HTTP_CODES, self.code
+        self.extra = extra

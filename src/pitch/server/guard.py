@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from pitch.server.errors import HTTP_CODES
 from pitch.server.limits import client_address
 
 Scope = dict[str, Any]
@@ -102,12 +103,12 @@ class Guard:
         send = self._with_headers(scope, send)
         if scope["method"] not in SAFE_METHODS:
             if not self.origin_ok(scope):
-                await _answer(send, 403, "this request came from another site")
+                await _answer(send, 403, "this request came from another site", "other_site")
                 return
             headers = dict(scope.get("headers") or ())
             ctype = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
             if ctype != b"application/json":
-                await _answer(send, 415, "send JSON (Content-Type: application/json)")
+                await _answer(send, 415, "send JSON (Content-Type: application/json)", "not_json")
                 return
             limit = self.large.get(scope["path"], self.max_body)
             body = await self._read_body(receive, headers, limit, send)
@@ -121,7 +122,7 @@ class Guard:
     ) -> bytes | None:
         declared = headers.get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            await _answer(send, 413, f"the body may be at most {limit} bytes")
+            await _answer(send, 413, f"the body may be at most {limit} bytes", "too_large")
             return None
         parts: list[bytes] = []
         size = 0
@@ -131,14 +132,16 @@ class Guard:
             try:
                 msg = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
             except TimeoutError:
-                await _answer(send, 408, f"the body must arrive within {self.body_seconds:g} s")
+                await _answer(
+                    send, 408, f"the body must arrive within {self.body_seconds:g} s", "too_slow"
+                )
                 return None
             if msg["type"] != "http.request":
                 return None  # the client went away
             chunk = msg.get("body", b"")
             size += len(chunk)
             if size > limit:
-                await _answer(send, 413, f"the body may be at most {limit} bytes")
+                await _answer(send, 413, f"the body may be at most {limit} bytes", "too_large")
                 return None
             parts.append(chunk)
             if not msg.get("more_body", False):
@@ -173,8 +176,9 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return again
 
 
-async def _answer(send: Send, status: int, detail: str) -> None:
-    body = json.dumps({"detail": detail}).encode()
+async def _answer(send: Send, status: int, detail: str, code: str) -> None:
+    assert code in HTTP_CODES, code
+    body = json.dumps({"detail": detail, "code": code}).encode()
     await send(
         {
             "type": "http.response.start",

@@ -51,12 +51,14 @@ def build_rules(req: CreateTable, defaults: Rules) -> Rules:
         base.update(req.rules)
         unknown = set(req.rules) - set(OPTION)  # to_dict leaves out newer options
         if unknown:
-            raise ServiceError(422, f"unknown rules fields: {', '.join(sorted(unknown))}")
+            raise ServiceError(
+                422, f"unknown rules fields: {', '.join(sorted(unknown))}", "bad_rules"
+            )
         return Rules.from_dict(base)
     except PitchError as e:
-        raise ServiceError(422, str(e)) from None
+        raise ServiceError(422, str(e), "bad_rules") from None
     except TypeError as e:
-        raise ServiceError(422, f"bad rules: {e}") from None
+        raise ServiceError(422, f"bad rules: {e}", "bad_rules") from None
 
 
 class Lifecycle:
@@ -114,7 +116,7 @@ class Lifecycle:
         if len(tables) >= cap:
             self._evict_idle(time.monotonic(), 0.0)
         if len(tables) >= cap:
-            raise ServiceError(503, "the server is full; try again later")
+            raise ServiceError(503, "the server is full; try again later", "server_full")
 
     def _evict_idle(self, now: float, older_than: float) -> None:
         tables = self.svc.tables
@@ -136,10 +138,12 @@ class Lifecycle:
             plan = [SeatPlan() for _ in range(rules.players)]
         if len(plan) != rules.players:
             raise ServiceError(
-                422, f"R1.1: the seat plan has {len(plan)} seats for {rules.players} players"
+                422,
+                f"R1.1: the seat plan has {len(plan)} seats for {rules.players} players",
+                "bad_rules",
             )
         if not any(p.kind == "human" for p in plan):
-            raise ServiceError(422, "a table needs at least one human seat")
+            raise ServiceError(422, "a table needs at least one human seat", "no_human")
         seats = [Seat.fresh(p.kind, p.bot or "random") for p in plan]
         return await self.create_table(rules, req.options, seats, creator)
 
@@ -156,6 +160,8 @@ class Lifecycle:
                 429,
                 f"you have {n_open} unfinished tables from the last day; finish or leave "
                 f"some first (My tables, in the lobby; limit {limit})",
+                "too_many_open",
+                limit=limit,
             )
         first_dealer = secrets.randbelow(rules.players)  # R2.4
         return await self._new_table(rules, options, seats, first_dealer, creator)
@@ -217,7 +223,7 @@ class Lifecycle:
             if seat is None:
                 raise ServiceError(403, "no seat at this table is held by that token")
             if old.status != "over":
-                raise ServiceError(409, "the game is not over yet")
+                raise ServiceError(409, "the game is not over yet", "not_over")
             if old.rematch is None:
                 self.make_room()
                 # A seat a stranger took over from a quick-play bot is simply theirs now.
@@ -230,7 +236,7 @@ class Lifecycle:
                 except StaleWrite:  # another process made it: read the link back
                     stored = await svc.run_db(svc.repo.load, old.id)
                     if stored is None or stored.rematch is None:
-                        raise ServiceError(409, "try again") from None
+                        raise ServiceError(409, "try again", "try_again") from None
                     old.rematch = stored.rematch
                 else:
                     old.rematch = new.id

@@ -90,14 +90,14 @@ class QuickSeats:
         svc = self.service
         t = await svc.lifecycle.find(table_id, live=True)
         if not t.options.quick:
-            raise ServiceError(409, "this table is not open to quick play")
+            raise ServiceError(409, "this table is not open to quick play", "not_quick")
         free = next((i for i, s in enumerate(t.seats) if s.kind == "human" and not s.claimed), None)
         if free is not None:
             return free, await svc.seats.claim(table_id, free, name), False
         async with t.lock:
             seat = next((i for i, s in enumerate(t.seats) if is_open(t, s)), None)
             if seat is None or t.status != "playing":
-                raise ServiceError(409, "no open seat at this table")
+                raise ServiceError(409, "no open seat at this table", "no_open_seat")
             token = secrets.token_urlsafe(32)
             th = hash_token(token)
             try:
@@ -105,7 +105,7 @@ class QuickSeats:
                     t, self.store.take, t.id, seat, name=name, token_hash=th
                 )
             except StaleWrite:
-                raise ServiceError(409, f"seat {seat} is taken") from None
+                raise ServiceError(409, f"seat {seat} is taken", "seat_taken", seat=seat) from None
             s = t.seats[seat]
             s.name, s.token_hash = name, th
             if between_hands(t):
@@ -146,7 +146,9 @@ class QuickSeats:
                 t, self.store.drop, t.id, seat, token_hash=s.token_hash
             )
         except StaleWrite:
-            raise ServiceError(409, f"seat {seat} changed meanwhile; try again") from None
+            raise ServiceError(
+                409, f"seat {seat} changed meanwhile; try again", "seat_changed", seat=seat
+            ) from None
         s.name, s.token_hash = None, None
         for c in t.spectators:
             if c.waiting == seat:

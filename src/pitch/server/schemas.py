@@ -232,4 +232,13 @@ class RecordsChecked(BaseModel):
 
 
 class Problem(BaseModel):
-    detail: str
+    """An error answer: ``detail`` in English for people reading the API, ``code``
+    (``pitch.server.errors.HTTP_CODES``) for clients that show their own words."""
+
+    detail: str | list[dict[str, Any]]
+    """What is wrong, in English; for ``bad_request``, a list of the invalid fields."""
+    code: str
+    seat: int | None = None
+    """The seat a ``seat_*`` code is about (0 is the first)."""
+    limit: int | None = None
+    """The limit a ``too_many_open`` answer is about."""

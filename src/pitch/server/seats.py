@@ -30,13 +30,13 @@ class SeatClaims:
         svc = self.svc
         t = await svc.lifecycle.find(table_id, live=True)
         if not 0 <= seat < len(t.seats):
-            raise ServiceError(404, f"R1.3: seats are 0..{len(t.seats) - 1}")
+            raise ServiceError(404, f"R1.3: seats are 0..{len(t.seats) - 1}", "no_seat")
         async with t.lock:
             s = t.seats[seat]
             if s.kind != "human":
-                raise ServiceError(409, f"seat {seat} is a bot's")
+                raise ServiceError(409, f"seat {seat} is a bot's", "seat_is_bot", seat=seat)
             if s.token_hash is not None:
-                raise ServiceError(409, f"seat {seat} is taken")
+                raise ServiceError(409, f"seat {seat} is taken", "seat_taken", seat=seat)
             token = secrets.token_urlsafe(32)
             th = hash_token(token)
             last = all(x.claimed or x is s for x in t.seats)
@@ -52,7 +52,7 @@ class SeatClaims:
                     t, svc.repo.claim, t.id, seat, name=name, token_hash=th, start=start
                 )
             except StaleWrite:
-                raise ServiceError(409, f"seat {seat} is taken") from None
+                raise ServiceError(409, f"seat {seat} is taken", "seat_taken", seat=seat) from None
             s.name, s.token_hash = name, th
             s.away_since = time.monotonic()
             if state is not None:
@@ -75,7 +75,7 @@ class SeatClaims:
             if seat is None:
                 raise ServiceError(403, "no seat at this table is held by that token")
             if t.status == "over":
-                raise ServiceError(409, "the game is over: there is no seat to leave")
+                raise ServiceError(409, "the game is over: there is no seat to leave", "game_over")
             s = t.seats[seat]
             if s.pending:  # a quick-play claim that has not begun: simply withdrawn
                 await svc.quick.drop(t, seat)
@@ -89,7 +89,9 @@ class SeatClaims:
                     t, svc.repo.leave, t.id, seat, token_hash=s.token_hash, client=client, bot=bot
                 )
             except StaleWrite:
-                raise ServiceError(409, f"seat {seat} changed meanwhile; try again") from None
+                raise ServiceError(
+                    409, f"seat {seat} changed meanwhile; try again", "seat_changed", seat=seat
+                ) from None
             for c in list(s.conns):  # the player's other pages watch from now on
                 if c.hint_task is not None:
                     c.hint_task.cancel()

@@ -71,5 +71,5 @@ def state_message(t: LiveTable, seat: int | None) -> dict[str, Any]:
 def finished_record(t: LiveTable) -> dict[str, Any]:
     """A finished game's record in the engine's record format (``pitch verify``)."""
     if t.state is None or t.status != "over":
-        raise ServiceError(409, "the game is not over yet")
+        raise ServiceError(409, "the game is not over yet", "not_over")
     return game_record(t.state, table=t.id, players=t.names())

@@ -1,10 +1,15 @@
 // HTTP API of `pitch serve` (docs/server.md). Errors carry the server's `detail`.
 
 export class ApiError extends Error {
-  constructor(status, detail) {
+  /** `body` is the error answer: `detail` (English), `code` (docs/server.md, "HTTP
+   *  error codes": messages.apiError says it in the reader's language), `seat`... */
+  constructor(status, body) {
+    const detail = body?.detail ?? "";
     super(typeof detail === "string" ? detail : JSON.stringify(detail));
     this.status = status;
     this.detail = detail;
+    this.code = typeof body?.code === "string" ? body.code : null;
+    this.body = body && typeof body === "object" ? body : {};
   }
 }
 
@@ -20,7 +25,7 @@ async function call(method, path, body) {
   } catch {
     data = null;
   }
-  if (!res.ok) throw new ApiError(res.status, data?.detail ?? res.statusText);
+  if (!res.ok) throw new ApiError(res.status, data ?? { detail: res.statusText });
   return data;
 }
 

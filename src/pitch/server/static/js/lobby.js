@@ -3,6 +3,7 @@
 import * as api from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { serverText, t } from "./i18n.js";
+import { apiError } from "./messages.js";
 import { levelName, levels as levelList, loadLevels } from "./levels.js";
 import { heldSeats, myTablesPanel, refresh as refreshMyTables } from "./mytables.js";
 import { takeName } from "./seating.js";
@@ -115,7 +116,7 @@ function draw() {
         try {
           await createAndSit(name);
         } catch (err) {
-          toast(t("Could not create the table: {why}", { why: err.message }), "error");
+          toast(t("Could not create the table: {why}", { why: apiError(err) }), "error");
           create.disabled = false;
         }
       },
@@ -362,7 +363,7 @@ function quickPanel(nameInput, sel) {
       settings.saveToken(r.table, r.seat, r.token);
       window.pitchNavigate(`/t/${r.table}`);
     } catch (err) {
-      toast(t("Could not find or start a table: {why}", { why: err.message }), "error");
+      toast(t("Could not find or start a table: {why}", { why: apiError(err) }), "error");
       go.disabled = false;
     }
   });

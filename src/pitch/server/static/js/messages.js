@@ -26,6 +26,15 @@ export function refusalText(r) {
 /** A server error code (docs/server.md) in plain words. */
 export function serverError(code, extra = {}) {
   if (extra.refusal) return refusalText(extra.refusal);
+  const text = knownError(code, extra);
+  if (text) return text;
+  if (/^R\d/.test(code)) return t("That move breaks rule {rule}.", { rule: code });
+  return t("Something went wrong ({code}).", { code: extra.code || code });
+}
+
+/** The words for an error code this client knows (a socket's or the HTTP API's), else null. */
+function knownError(code, extra) {
+  const seat = { n: (extra.seat ?? 0) + 1 };
   const known = {
     not_your_turn: t("It is not your turn."),
     stale: t("The game moved on before your move arrived; look again."),
@@ -38,8 +47,27 @@ export function serverError(code, extra = {}) {
     no_table: t("There is no table at this address."),
     too_many_tables: t("You have too many tables open. Close one; this one keeps trying to connect."),
     bad_action: t("That move is not understood."),
+    // The HTTP API's codes (its error answers' `code`), where they differ from the above.
+    no_seat: t("There is no such seat at this table."),
+    seat_taken: t("Seat {n} is taken.", seat),
+    seat_is_bot: t("Seat {n} is a bot's.", seat),
+    seat_changed: t("Seat {n} changed meanwhile; try again.", seat),
+    try_again: t("The table changed meanwhile; try again."),
+    not_over: t("The game is not over yet."),
+    not_quick: t("This table is not open to quick play."),
+    no_open_seat: t("No seat is open at this table."),
+    too_many_requests: t("Too many requests: wait a minute and try again."),
+    too_many_open: t("You have too many unfinished tables from the last day (at most {n}): finish or leave some first, under My tables in the lobby.", { n: extra.limit ?? "?" }),
+    server_full: t("The server is full; try again later."),
   };
-  if (known[code]) return known[code];
-  if (/^R\d/.test(code)) return t("That move breaks rule {rule}.", { rule: code });
-  return t("Something went wrong ({code}).", { code: extra.code || code });
+  return Object.hasOwn(known, code) ? known[code] : null;
+}
+
+/** A refused HTTP request (api.ApiError) in the reader's language: its `code` where this
+ *  client knows it (by the status where the answer had no body), else the server's
+ *  English `detail`; a request that got no answer at all says so. */
+export function apiError(e) {
+  if (typeof e?.status !== "number") return t("The server could not be reached; try again.");
+  const code = e.code || { 404: "no_table", 429: "too_many_requests", 503: "server_busy" }[e.status];
+  return (code && knownError(code, e.body)) || e.message || String(e.status);
 }

@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { apiError } from "./messages.js";
 
 const TOKEN = "pitch.token.";
 const SEAT = "pitch.seat.";
@@ -73,7 +74,7 @@ export async function refresh() {
     if (box) {
       box.hidden = false;
       clear(box);
-      box.append(title(), h("p", { class: "muted" }, t("Could not load your tables: {why}", { why: e.message })));
+      box.append(title(), h("p", { class: "muted" }, t("Could not load your tables: {why}", { why: apiError(e) })));
     }
     return;
   }
@@ -155,7 +156,7 @@ async function leave(r, question) {
     if (token) await api.leave(r.table, token);
   } catch (e) {
     if (e.status !== 403 && e.status !== 404) {
-      toast(t("Could not leave the table: {why}", { why: e.message }), "error");
+      toast(t("Could not leave the table: {why}", { why: apiError(e) }), "error");
       return;
     }
   }
@@ -169,6 +170,6 @@ async function replay(r) {
     const rec = await api.record(r.table);
     window.pitchNavigate("/#replay", { records: [rec] });
   } catch (e) {
-    toast(t("Could not load the record: {why}", { why: e.message }), "error");
+    toast(t("Could not load the record: {why}", { why: apiError(e) }), "error");
   }
 }

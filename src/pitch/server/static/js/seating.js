@@ -3,6 +3,7 @@
 import * as api from "./api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { apiError } from "./messages.js";
 import { levelName } from "./levels.js";
 import * as settings from "./settings.js";
 
@@ -28,8 +29,9 @@ export function rulesText(rules) {
   return parts.filter(Boolean).join(" · ");
 }
 
-/** Open human seats with a "Sit here" button each, plus "Watch". */
-export function joinView(S, { claimed, watch }) {
+/** Open human seats with a "Sit here" button each, plus "Watch". `refresh` reads the
+ *  table again (after a seat was taken by someone else meanwhile). */
+export function joinView(S, { claimed, watch, refresh }) {
   const info = S.info;
   const nameInput = h("input", {
     id: "join-name",
@@ -62,7 +64,8 @@ export function joinView(S, { claimed, watch }) {
                     const c = await api.claim(info.id, s.seat, name);
                     claimed(c.seat, c.token);
                   } catch (e) {
-                    toast(t("Could not take the seat: {why}", { why: e.message }), "error");
+                    toast(t("Could not take the seat: {why}", { why: apiError(e) }), "error");
+                    if (e.status === 409) refresh?.();
                   }
                 },
               },

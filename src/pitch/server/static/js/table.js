@@ -6,7 +6,7 @@ import { cardName, sortHand, suitName } from "./cards.js";
 import { announce, clear, h, toast } from "./dom.js";
 import { icon } from "./icons.js";
 import { serverText, t } from "./i18n.js";
-import { refusalText, serverError, withRuleLinks } from "./messages.js";
+import { apiError, refusalText, serverError, withRuleLinks } from "./messages.js";
 import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import { handSummary, scoreSheet, seatName, sideName, winnerText } from "./summary.js";
@@ -45,13 +45,27 @@ export async function showTable(main, id) {
     info = await api.table(id);
   } catch (e) {
     if (S.closed || S.id !== id) return; // the player went elsewhere meanwhile
-    clear(root).append(h("h1", {}, t("Table not found")), h("p", {}, serverError(e.status === 404 ? "no_table" : "server_busy")), h("a", { href: "/", class: "button" }, t("Back to the lobby")));
+    const heading = e.status === 404 ? t("Table not found") : t("The table could not be opened");
+    clear(root).append(h("h1", {}, heading), h("p", {}, apiError(e)), h("a", { href: "/", class: "button" }, t("Back to the lobby")));
     return;
   }
   if (S.closed || S.id !== id) return; // left before the table answered: draw nothing
   S.info = info;
   if (settings.token(id)) connect();
   else draw();
+}
+
+/** The table's seats again, for the join view (no socket yet tells us of changes). */
+async function rereadTable() {
+  const id = S.id;
+  try {
+    const info = await api.table(id);
+    if (S.closed || S.id !== id || S.ws) return;
+    S.info = info;
+    draw();
+  } catch {
+    // The refusal is shown already; the view stays as it was.
+  }
 }
 
 export function leave() {
@@ -293,7 +307,7 @@ function draw() {
 function drawPage() {
   clear(root);
   if (!S.ws) {
-    root.append(joinView(S, { claimed: onClaimed, watch: () => connect(true) }));
+    root.append(joinView(S, { claimed: onClaimed, watch: () => connect(true), refresh: rereadTable }));
     return;
   }
   if (!S.msg) {
@@ -661,7 +675,7 @@ async function rematch(next) {
     settings.saveToken(c.table, c.seat, c.token);
     window.pitchNavigate(`/t/${c.table}`);
   } catch (e) {
-    refuse(serverError("server_busy", e));
+    refuse(apiError(e));
   }
 }
 
@@ -670,7 +684,7 @@ async function watchReplay() {
     const rec = await api.record(S.id);
     window.pitchNavigate("/#replay", { records: [rec] });
   } catch (e) {
-    refuse(serverError("server_busy", e));
+    refuse(apiError(e));
   }
 }
 

@@ -1,0 +1,99 @@
+"""HTTP error answers carry a ``code`` (``pitch.server.errors.HTTP_CODES``, docs/server.md
+"HTTP error codes") that clients say in their own words; ``detail`` stays English."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pitch.server.errors import HTTP_CODES
+from tests.server.inprocess import app_client, in_process_settings
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+SERVER = Path(__file__).resolve().parents[2] / "src/pitch/server"
+DOCS = Path(__file__).resolve().parents[2] / "docs/server.md"
+
+
+def _refused(r: Any, status: int, code: str, **extra: Any) -> None:
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert body["code"] == code and body["detail"], body
+    for k, v in extra.items():
+        assert body[k] == v, body
+
+
+def test_each_refusal_names_its_code(tmp_path: Path) -> None:
+    settings = in_process_settings(tmp_path, max_open_tables_per_client=2, reads_per_minute=12)
+    with app_client(settings) as c:
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+        t = c.post("/api/tables", json={"rules": {"players": 2}, "seats": seats}).json()["id"]
+        _refused(c.get("/api/tables/nosuchtable"), 404, "no_table")
+        _refused(c.post(f"/api/tables/{t}/seats/5", json={"name": "Ada"}), 404, "no_seat")
+        _refused(
+            c.post(f"/api/tables/{t}/seats/1", json={"name": "Ada"}), 409, "seat_is_bot", seat=1
+        )
+        assert c.post(f"/api/tables/{t}/seats/0", json={"name": "Ada"}).status_code == 200
+        _refused(c.post(f"/api/tables/{t}/seats/0", json={"name": "Bo"}), 409, "seat_taken", seat=0)
+        _refused(c.post(f"/api/tables/{t}/leave", json={"token": "x" * 43}), 403, "bad_token")
+        _refused(c.get(f"/api/tables/{t}/record"), 409, "not_over")
+        _refused(c.post(f"/api/tables/{t}/quickseat", json={"name": "Bo"}), 409, "not_quick")
+        _refused(c.post("/api/tables", json={"rules": {"players": 9}}), 422, "bad_request")
+        three = {"rules": {"players": 2}, "seats": [{"kind": "human"}] * 3}
+        _refused(c.post("/api/tables", json=three), 422, "bad_rules")
+        bots = [{"kind": "bot", "bot": "random"}] * 2
+        _refused(
+            c.post("/api/tables", json={"rules": {"players": 2}, "seats": bots}), 422, "no_human"
+        )
+        _refused(c.post("/api/tables", json={"options": {"bot_delay": "x"}}), 422, "bad_request")
+        assert c.post("/api/tables", json={}).status_code == 201
+        _refused(c.post("/api/tables", json={}), 429, "too_many_open", limit=2)
+        other = c.post("/api/tables", content=b"{}", headers={"Origin": "https://evil.example"})
+        _refused(other, 403, "other_site")
+        form = c.post("/api/tables", content=b"a=1", headers={"Content-Type": "text/plain"})
+        _refused(form, 415, "not_json")
+        big = c.post(
+            "/api/my/tables", content=b" " * 70_000, headers={"Content-Type": "application/json"}
+        )
+        _refused(big, 413, "too_large")
+        for _ in range(12):  # the reads above spent some of the 12
+            r = c.get(f"/api/tables/{t}/state")
+        _refused(r, 429, "too_many_requests")
+
+
+def test_every_refusal_in_the_code_has_a_known_code() -> None:
+    # ServiceError(status, detail, code): a code is a literal of HTTP_CODES, or the
+    # status has a usual one (errors._BY_STATUS); the constructor asserts it too, but
+    # only for the refusals a test happens to reach.
+    from pitch.server.errors import _BY_STATUS
+
+    seen = 0
+    for path in SERVER.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "ServiceError"):
+                continue
+            seen += 1
+            where = f"{path.name}:{node.lineno}"
+            if len(node.args) >= 3:
+                code = node.args[2]
+                assert isinstance(code, ast.Constant) and code.value in HTTP_CODES, where
+            else:
+                status = node.args[0]
+                assert isinstance(status, ast.Constant) and status.value in _BY_STATUS, where
+    assert seen >= 25
+
+
+def test_the_docs_list_every_code() -> None:
+    text = DOCS.read_text()
+    table = text[text.index("### HTTP error codes") :]
+    rows = dict(re.findall(r"^\| `(\w+)` \| \d{3} \| (.+) \|$", table, re.M))
+    assert rows == HTTP_CODES
+
+
+def test_the_openapi_error_model_has_the_code(tmp_path: Path) -> None:
+    with app_client(in_process_settings(tmp_path)) as c:
+        problem = c.get("/openapi.json").json()["components"]["schemas"]["Problem"]
+    assert {"detail", "code"} <= set(problem["required"])

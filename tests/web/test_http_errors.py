@@ -1,0 +1,79 @@
+"""A refused request says why in the reader's language (the answer's ``code``,
+docs/server.md "HTTP error codes"), not in the server's English ``detail``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.web.conftest import PHONE, new_page, post_json, serving, shots
+
+SEAT_TAKEN = {
+    "en": "Could not take the seat: Seat 1 is taken.",
+    "ru": "Не удалось занять место: Место 1 уже занято.",
+}
+TOO_MANY = {
+    "en": ("The table could not be opened", "Too many requests: wait a minute and try again."),
+    "ru": (
+        "Не удалось открыть стол",
+        "Слишком много запросов: подождите минуту и попробуйте снова.",
+    ),
+}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+
+
+def _table(url: str) -> str:
+    body = {"rules": {"players": 2}, "seats": [{"kind": "human"}, {"kind": "human"}]}
+    return str(post_json(url + "/api/tables", body)["id"])
+
+
+def test_a_seat_taken_meanwhile_is_named_in_the_readers_language(
+    browser: Any, tmp_path: Path
+) -> None:
+    with serving(tmp_path) as url:
+        table = _table(url)
+        pages = {
+            "en": new_page(browser, **DESKTOP),
+            "ru": new_page(browser, locale="ru-RU", **PHONE),
+        }
+        for page in pages.values():
+            page.goto(f"{url}/t/{table}")
+            expect(page.locator("#open-seats button[data-seat='0']")).to_be_visible()
+        post_json(f"{url}/api/tables/{table}/seats/0", {"name": "Bo"})  # someone else was quicker
+        for lang, page in pages.items():
+            page.fill("#join-name", "Ada")
+            page.click("#open-seats button[data-seat='0']")
+            expect(page.locator("#toast")).to_have_text(SEAT_TAKEN[lang])
+            # The seats are read again: seat 1 is Bo's now, with no button.
+            expect(page.locator("#open-seats button[data-seat='0']")).to_have_count(0)
+            expect(page.locator("#open-seats li").first).to_contain_text("Bo")
+            assert page.evaluate("() => [...window.pitchI18n.missing]") == []
+            assert page.js_errors == []
+        shots(pages["ru"], "seat-taken-ru")
+        for page in pages.values():
+            page.context.close()
+
+
+def test_a_table_page_past_the_read_limit_says_so(browser: Any, tmp_path: Path) -> None:
+    with serving(tmp_path, PITCH_READS_PER_MINUTE="2") as url:
+        table = _table(url)
+        pages = {
+            "en": new_page(browser, **DESKTOP),
+            "ru": new_page(browser, locale="ru-RU", **PHONE),
+        }
+        for page in pages.values():  # two reads a minute: these two, then no more
+            page.goto(f"{url}/t/{table}")
+            expect(page.locator("#open-seats")).to_be_visible()
+        for page in pages.values():
+            page.reload()
+        for lang, page in pages.items():
+            heading, why = TOO_MANY[lang]
+            expect(page.locator("main h1")).to_have_text(heading)
+            expect(page.locator("main p").first).to_have_text(why)
+            expect(page.locator("main a.button[href='/']")).to_be_visible()
+            assert page.evaluate("() => [...window.pitchI18n.missing]") == []
+            assert page.js_errors == []
+            shots(page, f"read-limit-{lang}")
+            page.context.close()
