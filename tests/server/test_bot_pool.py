@@ -96,3 +96,30 @@ def test_workers_are_sent_the_last_finished_hand_only() -> None:
             checked += 1
         st.apply(rng.choice(list(st.legal_actions())))
     assert checked > 50
+
+
+async def _one_client_floods() -> list[str]:
+    pool = BotPool(1, 30.0)
+    try:
+        await _ready(pool)
+        view = _view()
+        done: list[str] = []
+
+        async def job(key: str, spec: str, name: str) -> None:
+            await pool.run(spec, view, key=key)
+            done.append(name)
+
+        flood = [asyncio.create_task(job("a", SLOW, f"a{i}")) for i in range(3)]
+        await asyncio.sleep(0.2)  # a0 is running; a1 and a2 wait
+        other = asyncio.create_task(job("b", "random", "b0"))
+        await asyncio.gather(*flood, other)
+        return done
+    finally:
+        pool.close()
+
+
+def test_a_client_with_many_long_jobs_does_not_hold_up_the_others() -> None:
+    """Waiting jobs take turns by client: one client's queued searches (three of about
+    a second, on one worker) let another client's job go next, after the one that is
+    running, not after all of them (first come, first served would make it last)."""
+    assert asyncio.run(_one_client_floods()) == ["a0", "b0", "a1", "a2"]

@@ -120,6 +120,56 @@ def test_a_bot_that_overruns_is_ended_and_other_tables_go_on(make_server: Any) -
     assert not set(before) & set(srv.workers()), "the overrunning worker was not ended"
 
 
+OTHER = "127.0.0.2"
+"""Another client's address: the server listens on 127.0.0.1, which any 127.x address reaches."""
+
+
+def test_one_address_cannot_take_every_bot_worker(make_server: Any) -> None:
+    # Another address's tables (one worker here) whose stand-ins think 2 s a move, the
+    # most a request may ask, kept going by a spectator each. First come, first served,
+    # table B's heuristic waited behind all their queued searches (4 x 2 s, past the
+    # 5 s bound: "no bot worker was free", and the heuristic played for it); waiting
+    # jobs now take turns by client, so B waits at most for the one running.
+    srv = make_server()
+    slow = "ismcts:time=2"
+    body = {
+        "rules": {"players": 2, "target": 21},
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": slow}],
+        "options": {"grace_seconds": 1, "substitute": slow, "bot_delay": 0},
+    }
+    with httpx.Client(transport=httpx.HTTPTransport(local_address=OTHER)) as other:
+        theirs = [other.post(f"{srv.base}/api/tables", json=body).json()["id"] for _ in range(4)]
+        for t in theirs:
+            r = other.post(f"{srv.base}/api/tables/{t}/seats/0", json={"name": "mallory"})
+            assert r.status_code == 200, r.text
+    b, tb = two_seat_table(srv.base, "heuristic")
+
+    async def scenario() -> list[dict[str, Any]]:
+        watchers = []
+        for t in theirs:
+            ws = await websockets.connect(  # type: ignore[call-arg]
+                ws_url(srv.base, t), origin=srv.base, local_addr=(OTHER, 0)
+            )
+            await ws.send(json.dumps({"type": "spectate"}))
+            watchers.append(ws)
+        await asyncio.sleep(3)  # their stand-ins have taken over and queue searches
+        try:
+            return await play_for(srv.base, b, tb, 12)
+        finally:
+            for ws in watchers:
+                await ws.close()
+
+    states = asyncio.run(scenario())
+    bot_moves = [m for m in states if (m.get("last") or {}).get("seat") == 1]
+    assert len(bot_moves) >= 2, "table B's bot did not move"
+    with httpx.Client(transport=httpx.HTTPTransport(local_address=OTHER)) as other:
+        moved = [other.get(f"{srv.base}/api/tables/{t}").json()["seq"] for t in theirs]
+    assert sum(moved) >= 4, moved  # their searches did run meanwhile
+    log = srv.log.read_text()
+    assert f"the heuristic played for bot heuristic at table {b}" not in log, log[-3000:]
+    assert f"at table {b} failed" not in log, log[-3000:]  # their own tables may wait
+
+
 async def both_timed(
     base: str, a: str, ta: str, b: str, tb: str
 ) -> tuple[list[dict[str, Any]], tuple[list[dict[str, Any]], list[float]]]:

@@ -152,8 +152,8 @@ async def _bot_move_not_stored(db: str) -> None:
         chosen: list[int] = []
         choose = a.bots.choose
 
-        async def recording(spec: str, view: PlayerView, table: str) -> int:
-            chosen.append(await choose(spec, view, table))
+        async def recording(spec: str, view: PlayerView, table: str, key: str = "") -> int:
+            chosen.append(await choose(spec, view, table, key))
             return chosen[-1]
 
         a.bots.choose = recording  # type: ignore[method-assign]
@@ -459,7 +459,7 @@ async def _gone_meanwhile(db: str) -> None:
         _open(a, t)
         asked: list[str] = []
 
-        async def counting(spec: str, view: PlayerView, table: str) -> int:
+        async def counting(spec: str, view: PlayerView, table: str, key: str = "") -> int:
             asked.append(table)
             return fallback(view)  # at once: no worker process to wait for
 

@@ -131,14 +131,23 @@ class BotFailure(Exception):
 
 class BotPool:
     """``workers`` processes; a job may run ``timeout`` seconds and wait as long for a
-    worker, after which it fails (and a running one is killed)."""
+    worker, after which it fails (and a running one is killed).
+
+    Jobs waiting for a worker queue by client (``key``: whoever made the table, or
+    asked for the hint), and a worker that comes free goes to the waiting client served
+    least recently: one client whose tables ask for long searches cannot make everyone
+    else's bots wait behind all of its jobs, only behind the ones already running."""
 
     def __init__(self, workers: int, timeout: float) -> None:
         self.workers = max(1, workers)
         self.timeout = timeout
         self._all: list[_Worker] = []
         self._idle: deque[_Worker] = deque()
-        self._wanted: deque[asyncio.Future[_Worker]] = deque()
+        self._wanted: dict[str, deque[asyncio.Future[_Worker]]] = {}
+        """Callers waiting for a worker, by client."""
+        self._served: dict[str, int] = {}
+        """When each client last got a worker (a count of hand-outs): least recent first."""
+        self._handouts = 0
         self._jobs = 0
         self._closed = False
         self._ctx = multiprocessing.get_context("spawn")
@@ -183,11 +192,23 @@ class BotPool:
             w.expiry.cancel()
         w.job, w.waiter, w.expiry = None, None, None
         while self._wanted:
-            f = self._wanted.popleft()
-            if not f.done():
+            key = min(self._wanted, key=lambda k: self._served.get(k, -1))
+            queue = self._wanted[key]
+            f = queue.popleft()
+            if not queue:
+                del self._wanted[key]
+            if not f.done():  # else its caller gave up waiting
+                self._serve(key)
                 f.set_result(w)
                 return
         self._idle.append(w)
+
+    def _serve(self, key: str) -> None:
+        self._handouts += 1
+        self._served.pop(key, None)
+        self._served[key] = self._handouts
+        if len(self._served) > 4096:  # the oldest first: they would come first anyway
+            self._served.pop(next(iter(self._served)))
 
     def _lost(self, w: _Worker, why: str) -> None:
         """End ``w`` (killed if still running) and start a replacement."""
@@ -226,15 +247,16 @@ class BotPool:
             w.expiry = None
             self._lost(w, "an abandoned job ran past its bound")
 
-    async def _acquire(self) -> _Worker:
+    async def _acquire(self, key: str) -> _Worker:
         if not self._all:
             self.warm()
         while self._idle:
             w = self._idle.popleft()
             if w in self._all:
+                self._serve(key)
                 return w
         f: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
-        self._wanted.append(f)
+        self._wanted.setdefault(key, deque()).append(f)
         try:
             return await asyncio.wait_for(f, self.timeout)
         except TimeoutError:
@@ -248,13 +270,14 @@ class BotPool:
 
     # -------------------------------------------------------------- jobs
 
-    async def run(self, spec: str, view: PlayerView, advise: bool = False) -> Advice:
+    async def run(self, spec: str, view: PlayerView, advise: bool = False, key: str = "") -> Advice:
         """The bot's action for ``view`` (with its figures when ``advise``), from a
-        worker; :class:`BotFailure` if it fails, takes longer than ``timeout`` (the
-        worker is then killed) or answers an illegal action."""
+        worker, in ``key``'s turn (the client the job is for); :class:`BotFailure` if it
+        fails, takes longer than ``timeout`` (the worker is then killed) or answers an
+        illegal action."""
         if self._closed:
             raise BotFailure("the server is shutting down")
-        w = await self._acquire()
+        w = await self._acquire(key)
         self._jobs += 1
         job = self._jobs
         w.job = job
@@ -281,18 +304,18 @@ class BotPool:
         return value
 
     async def suggest(
-        self, spec: str, view: PlayerView, table: str = "", advise: bool = False
+        self, spec: str, view: PlayerView, table: str = "", advise: bool = False, key: str = ""
     ) -> Advice | None:
         """The bot's legal action for ``view``, or ``None`` if it fails (logged)."""
         try:
-            return await self.run(spec, view, advise)
+            return await self.run(spec, view, advise, key)
         except BotFailure as e:
             log.warning("bot %s at table %s failed: %s", spec, table or "-", e)
             return None
 
-    async def choose(self, spec: str, view: PlayerView, table: str = "") -> int:
+    async def choose(self, spec: str, view: PlayerView, table: str = "", key: str = "") -> int:
         """The bot's action, or the heuristic's if the bot fails."""
-        advice = await self.suggest(spec, view, table)
+        advice = await self.suggest(spec, view, table, key=key)
         if advice is None:
             log.warning("the heuristic played for bot %s at table %s", spec, table or "-")
             return fallback(view)
@@ -301,9 +324,11 @@ class BotPool:
     def close(self) -> None:
         """End every worker now (a running search is not waited for)."""
         self._closed = True
-        for f in self._wanted:
-            if not f.done():
-                f.cancel()
+        for queue in self._wanted.values():
+            for f in queue:
+                if not f.done():
+                    f.cancel()
+        self._wanted.clear()
         for w in list(self._all):
             with contextlib.suppress(Exception):
                 asyncio.get_running_loop().remove_reader(w.conn.fileno())

@@ -172,6 +172,9 @@ class LiveTable:
     idle_since: float = field(default_factory=time.monotonic)
     rematch: str | None = None
     """The table of this finished game's rematch, once a player asked for one."""
+    creator: str = ""
+    """The client (address key) that made the table, even after it left: its bots' turn
+    for a worker comes with the other tables of that client (``BotPool``)."""
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=HISTORY))
     """The last chat lines, as sent (``chat`` messages)."""
     chat_count: int = 0
@@ -192,6 +195,7 @@ class LiveTable:
             status=st.status,
             rematch=st.rematch,
             chat_count=st.chat_count,
+            creator=st.creator,
         )
         t.chat.extend(chat_message(c) for c in st.chat)
         now = time.monotonic()
