@@ -17,6 +17,7 @@ import pytest
 import websockets
 
 from tests.server.helpers import ServerProcess, choose, verify_with_cli
+from tests.server.inprocess import app_client, in_process_settings
 from tests.support.databases import db_url
 from tests.support.tables import ws_url
 
@@ -206,3 +207,18 @@ def test_quick_play_flood_is_rate_limited(db_kind: str, tmp_path: Path) -> None:
     finally:
         srv.stop()
     assert codes[:3] == [200, 200, 200] and set(codes[3:]) == {429}, codes
+
+
+def test_a_request_cannot_make_a_table_quick_play_sends_strangers_to(tmp_path: Path) -> None:
+    # A quick table with the requester's own options (no timer, no stand-in, slow bots,
+    # free chat) would be found by strangers' quick play and hold them there.
+    with app_client(in_process_settings(tmp_path)) as c:
+        body = {
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "club"}] * 3,
+            "options": {"quick": True, "bot_delay": 10, "chat": "free"},
+        }
+        r = c.post("/api/tables", json=body)
+        assert r.status_code == 422 and r.json()["code"] == "bad_request", r.text
+        assert "quickplay" in r.text
+        found = c.post("/api/quickplay", json={"level": "club"}).json()["table"]
+        assert c.get(f"/api/tables/{found}").json()["options"]["turn_seconds"] == 60

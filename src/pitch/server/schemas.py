@@ -87,6 +87,16 @@ class CreateTable(_In):
 
     _rules = field_validator("rules")(check_rules)
 
+    @field_validator("options")
+    @classmethod
+    def _not_quick(cls, v: TableOptions) -> TableOptions:
+        # Quick play sends strangers to quick tables: only the server makes them, with
+        # the options that keep a table going without anyone's goodwill (quickplay.py),
+        # never a request with its own (no timer, slow bots, free chat).
+        if v.quick:
+            raise ValueError("quick-play tables are made by POST /api/quickplay, not here")
+        return v
+
 
 class ClaimSeat(_In):
     name: Annotated[str, Field(min_length=1, max_length=32)]
