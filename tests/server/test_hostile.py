@@ -621,6 +621,67 @@ def test_reads_of_tables_and_lists_are_limited_per_address(make_server: Any) -> 
     assert asyncio.run(watch())["type"] == "welcome"
 
 
+async def _socket(base: str, table: str, hello: dict[str, Any]) -> Any:
+    ws = await websockets.connect(ws_url(base, table), origin=base)  # type: ignore[arg-type]
+    await ws.send(json.dumps(hello))
+    return ws
+
+
+async def _collect(ws: Any, seconds: float) -> list[dict[str, Any]]:
+    """Every message ``ws`` gets within ``seconds``."""
+    out: list[dict[str, Any]] = []
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        try:
+            out.append(json.loads(await asyncio.wait_for(ws.recv(), left)))
+        except TimeoutError:
+            break
+    return out
+
+
+def test_socket_floods_are_bounded_per_seat_and_address(make_server: Any) -> None:
+    srv = make_server(env={"PITCH_READS_PER_MINUTE": "10"})
+    t = create_table(srv.base, {"rules": {"players": 2}})["id"]
+    ann = claim(srv.base, t, 0, "ann")["token"]
+    claim(srv.base, t, 1, "bo")
+
+    async def scenario() -> None:
+        # Chat counts by seat, not socket: four sockets on one seat, five lines each at
+        # once, say five in all (it was per socket: 100 sockets said 1,700 lines in 25 s).
+        socks = [await _socket(srv.base, t, {"type": "auth", "token": ann}) for _ in range(4)]
+        for ws in socks:
+            for _ in range(5):
+                await ws.send(json.dumps({"type": "chat", "phrase": 0}))
+        got = await _collect(socks[0], 1.5)
+        lines = {m["n"] for m in got if m["type"] == "chat"}
+        assert 5 <= len(lines) <= 6, got  # 5 at once, perhaps 1 more as the bucket refills
+        # sync builds the whole state; a client gets every state anyway: a few, then 1/s.
+        for _ in range(8):
+            await socks[1].send(json.dumps({"type": "sync"}))
+        got = await _collect(socks[1], 1.0)
+        states = [m for m in got if m["type"] == "state"]
+        refused = [m for m in got if m.get("code") == "rate_limited"]
+        assert len(states) <= 5 and len(refused) >= 3, got  # 1 on auth, 3 at once, 1/s
+        for ws in socks:
+            await ws.close()
+        # One address takes at most 4 of a table's 50 spectators' places.
+        watchers = [await _socket(srv.base, t, {"type": "spectate"}) for _ in range(5)]
+        firsts = [json.loads(await asyncio.wait_for(ws.recv(), 10)) for ws in watchers]
+        assert [m["type"] for m in firsts[:4]] == ["welcome"] * 4, firsts
+        assert firsts[4]["code"] == "too_many_spectators", firsts[4]
+        for ws in watchers:
+            await ws.close()
+        # Opening a socket reads the table: guessed ids spend the reads allowance too
+        # (10 a minute; 4 auth and 5 spectate so far).
+        for _ in range(2):
+            ws = await _socket(srv.base, "nosuchtable", {"type": "spectate"})
+            last = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            await ws.close()
+        assert last["code"] == "too_many_requests", last
+
+    asyncio.run(asyncio.wait_for(scenario(), 60))
+
+
 # ------------------------------------------------------------------ privacy
 
 

@@ -74,7 +74,11 @@ class Connections:
         elif conn.seat is None and not conn.spectator:
             conn.send(error("not_authenticated"))
         elif isinstance(msg, Sync):
-            conn.send_text(state_texts(t).text(conn.seat))
+            if conn.sync_bucket.take():
+                conn.send_text(state_texts(t).text(conn.seat))
+            else:  # every state is sent as it changes: a client needs few of these
+                conn.strikes += 1
+                conn.send(error("rate_limited", "at most one sync a second"))
         elif isinstance(msg, Chat):
             await self._chat(t, conn, msg)
         elif conn.seat is None:
@@ -99,6 +103,11 @@ class Connections:
         if isinstance(msg, Spectate):
             if len(t.spectators) >= self.svc.settings.max_spectators:
                 conn.send(error("server_busy", "this table has as many spectators as it allows"))
+                return
+            mine = sum(c.client == conn.client for c in t.spectators)
+            if mine >= self.svc.settings.spectators_per_client:
+                # Else one address could take every spectator's place at any table.
+                conn.send(error("too_many_spectators"))
                 return
             conn.spectator = True
             t.spectators.add(conn)
@@ -188,7 +197,8 @@ class Connections:
         if o.chat == "off" or (text is not None and o.chat != "free"):
             conn.send(error("chat_off"))
             return
-        if not conn.chat_bucket.take():
+        who = f"seat {conn.seat}" if conn.seat is not None else f"client {conn.client}"
+        if not t.chat_bucket(who).take():  # by seat, not socket: sockets are many
             conn.strikes += 1
             conn.send(error("rate_limited"))
             return

@@ -65,8 +65,8 @@ class Conn:
         """The quick-play seat this spectator takes when the hand ends (``None``: none)."""
         self.bucket = TokenBucket(rate=rate, burst=burst)
         self.strikes = 0
-        self.chat_bucket = TokenBucket(rate=0.5, burst=5)
-        """Chat lines: a few at once, then one every two seconds."""
+        self.sync_bucket = TokenBucket(rate=1.0, burst=3)
+        """``sync`` messages (each builds the whole state): a few, then one a second."""
         self.hint_task: asyncio.Task[None] | None = None
         """Works out this connection's last ``hint`` (one at a time)."""
         self._queue: deque[str] = deque()
@@ -175,6 +175,9 @@ class LiveTable:
     creator: str = ""
     """The client (address key) that made the table, even after it left: its bots' turn
     for a worker comes with the other tables of that client (``BotPool``)."""
+    chat_buckets: dict[str, TokenBucket] = field(default_factory=dict)
+    """Chat lines by who says them (a seat, or a spectator's client), however many
+    sockets they have open: a few at once, then one every two seconds."""
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=HISTORY))
     """The last chat lines, as sent (``chat`` messages)."""
     chat_count: int = 0
@@ -221,6 +224,15 @@ class LiveTable:
             assert e.action is not None and e.seat == self.state.current_player()
             self.state.apply(e.action)
             self.last = {"seat": e.seat, "action": e.action, "by": e.by}
+
+    def chat_bucket(self, who: str) -> TokenBucket:
+        """``who``'s chat allowance here (``seat 2``, ``client <key>``)."""
+        b = self.chat_buckets.get(who)
+        if b is None:
+            if len(self.chat_buckets) >= 256:  # spectators come and go: forget the oldest
+                del self.chat_buckets[next(iter(self.chat_buckets))]
+            b = self.chat_buckets[who] = TokenBucket(rate=0.5, burst=5)
+        return b
 
     def connected(self, seat: int) -> bool:
         return bool(self.seats[seat].conns)

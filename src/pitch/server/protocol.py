@@ -95,6 +95,9 @@ ERROR_CODES: dict[str, str] = {
     "chat_off": "this table does not take that kind of chat (options.chat)",
     "bad_chat": "a chat message is one phrase or a line of printable text",
     "chat_full": "this table has as many chat lines as it keeps",
+    "too_many_tables": "this address has sockets open on as many tables as it may",
+    "too_many_spectators": "this address watches this table from as many sockets as it may",
+    "too_many_requests": "this address opened too many sockets and reads; wait a minute",
 }
 """Every error code besides rule ids. An illegal action's code is the rule it breaks
 (``R4.3``), taken from the engine's :class:`~pitch.engine.IllegalActionError`."""

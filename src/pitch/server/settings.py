@@ -32,6 +32,7 @@ LIMITS: dict[str, tuple[float, float, str | None]] = {
     "max_connections_per_client": (1, 1_000_000, "PITCH_MAX_CONNECTIONS_PER_CLIENT"),
     "tables_open_per_client": (1, 1_000_000, "PITCH_TABLES_OPEN_PER_CLIENT"),
     "max_spectators": (0, 10_000, None),
+    "spectators_per_client": (1, 10_000, None),
     "auth_timeout": (0.1, 3600, None),
     "send_queue": (1, 100_000, None),
     "max_cached_tables": (0, 1_000_000, "PITCH_MAX_CACHED"),
@@ -117,6 +118,8 @@ class Settings:
     spectator). A table plays only while someone has it open, so this bounds the bot
     work one address can keep going."""
     max_spectators: int = 50
+    spectators_per_client: int = 4
+    """Sockets one client may watch one table from (of its ``max_spectators``)."""
     auth_timeout: float = 30.0
     """Seconds a new socket has to send ``auth`` or ``spectate``."""
     send_queue: int = 256

@@ -9,26 +9,36 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pitch.server.errors import ServiceError
 from pitch.server.live import Conn
 from pitch.server.protocol import Auth, Spectate, error, parse_client_message
-from pitch.server.routes.deps import Client, Service
+from pitch.server.routes.deps import Client, Limit, ReadLimit, Service
 from pitch.server.service import TableService
 
 router = APIRouter()
 
 
 @router.websocket("/ws/tables/{table_id}")
-async def table_socket(ws: WebSocket, table_id: str, svc: Service, who: Client) -> None:
+async def table_socket(
+    ws: WebSocket, table_id: str, svc: Service, who: Client, reads: ReadLimit
+) -> None:
     if not svc.conns.admit(who):
         await ws.close(1013, "too many connections from your address")
         return
     try:
-        await _serve(ws, table_id, svc, who)
+        await _serve(ws, table_id, svc, who, reads)
     finally:
         svc.conns.release(who)
 
 
-async def _serve(ws: WebSocket, table_id: str, svc: TableService, who: str) -> None:
+async def _serve(ws: WebSocket, table_id: str, svc: TableService, who: str, reads: Limit) -> None:
     settings = svc.settings
     await ws.accept()
+    try:
+        # Opening a table reads it (from the store, if it is not in memory), like a GET:
+        # the same allowance, so guessed ids and reconnect loops are bounded too.
+        reads.take()
+    except ServiceError:
+        await ws.send_json(error("too_many_requests"))
+        await ws.close(1013)
+        return
     try:
         t = await svc.lifecycle.find(table_id[:33], live=True)
     except ServiceError as e:

@@ -46,6 +46,7 @@ function knownError(code, extra) {
     server_busy: t("The server is busy; try again."),
     no_table: t("There is no table at this address."),
     too_many_tables: t("You have too many tables open. Close one; this one keeps trying to connect."),
+    too_many_spectators: t("You are watching this table in too many windows. Close one; this one keeps trying to connect."),
     bad_action: t("That move is not understood."),
     // The HTTP API's codes (its error answers' `code`), where they differ from the above.
     no_seat: t("There is no such seat at this table."),

@@ -28,7 +28,7 @@ const S = {
   seen: new Set(),
   timerNote: null, // {seat, text}: the turn timer's last move, shown until that seat moves again
   closed: false,
-  blocked: false, // the server refused this socket: this browser has too many tables open
+  blocked: false, // the code the server refused this socket with (too many tables open...), or false
 };
 let root = null;
 let retry = 0;
@@ -96,6 +96,10 @@ export function connect(spectate = false) {
   };
 }
 
+/** Refusals of this browser's socket that pass when it closes something or waits a
+ *  minute: the page says so and tries again every 5 s. */
+const BLOCKED = new Set(["too_many_tables", "too_many_spectators", "too_many_requests"]);
+
 function send(obj) {
   if (S.ws?.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(obj));
 }
@@ -118,9 +122,9 @@ function onMessage(m) {
     onHint(m);
   } else if (m.type === "error") {
     if (m.code === "hint_busy") return;
-    if (m.code === "too_many_tables") {
+    if (BLOCKED.has(m.code)) {
       if (!S.blocked && S.msg) refuse(serverError(m.code)); // once, over the table shown
-      S.blocked = true;
+      S.blocked = m.code;
       return draw();
     }
     if (m.code === "hint_failed" && S.hint?.pending) {
@@ -312,7 +316,7 @@ function drawPage() {
   }
   if (!S.msg) {
     if (S.blocked) {
-      const text = h("p", { class: "loading blocked", role: "alert" }, serverError("too_many_tables"));
+      const text = h("p", { class: "loading blocked", role: "alert" }, serverError(S.blocked));
       root.append(text, h("a", { href: "/", class: "button" }, t("Back to the lobby")));
     } else root.append(h("p", { class: "loading" }, t("Connecting…")));
     return;
