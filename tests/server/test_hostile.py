@@ -615,8 +615,7 @@ def test_reads_of_tables_and_lists_are_limited_per_address(make_server: Any) -> 
 
     async def watch() -> dict[str, Any]:  # opening the table's socket reads it too
         async with websockets.connect(ws_url(srv.base, t), origin=srv.base) as ws:  # type: ignore[arg-type]
-            await ws.send(json.dumps({"type": "spectate"}))
-            return dict(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+            return dict(json.loads(await asyncio.wait_for(ws.recv(), 10)))  # unasked
 
     assert asyncio.run(watch())["code"] == "too_many_requests"
 
@@ -673,8 +672,8 @@ def test_socket_floods_are_bounded_per_seat_and_address(make_server: Any) -> Non
             await ws.close()
         # Opening a socket reads the table: guessed ids spend the reads allowance too
         # (10 a minute; 4 auth and 5 spectate so far).
-        for _ in range(2):
-            ws = await _socket(srv.base, "nosuchtable", {"type": "spectate"})
+        for _ in range(2):  # each refused unasked, before the socket says anything
+            ws = await websockets.connect(ws_url(srv.base, "nosuchtable"), origin=srv.base)  # type: ignore[arg-type]
             last = json.loads(await asyncio.wait_for(ws.recv(), 10))
             await ws.close()
         assert last["code"] == "too_many_requests", last
