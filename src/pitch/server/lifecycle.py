@@ -151,8 +151,14 @@ class Lifecycle:
         self, rules: Rules, options: TableOptions, seats: list[Seat], creator: str
     ) -> LiveTable:
         """A new table for ``creator``, within the server's and the client's limits."""
-        svc = self.svc
         self.make_room()
+        await self._may_create(creator)
+        first_dealer = secrets.randbelow(rules.players)  # R2.4
+        return await self._new_table(rules, options, seats, first_dealer, creator)
+
+    async def _may_create(self, creator: str) -> None:
+        """Refuse ``creator`` a new table while it has its most unfinished ones."""
+        svc = self.svc
         n_open = await svc.run_db(svc.repo.open_tables_of, creator)
         limit = svc.settings.max_open_tables_per_client
         if n_open >= limit:
@@ -163,8 +169,6 @@ class Lifecycle:
                 "too_many_open",
                 limit=limit,
             )
-        first_dealer = secrets.randbelow(rules.players)  # R2.4
-        return await self._new_table(rules, options, seats, first_dealer, creator)
 
     async def _new_table(
         self,
@@ -202,17 +206,23 @@ class Lifecycle:
         self._cached_at[tid] = time.monotonic()
         return t
 
-    async def rematch(self, table_id: str, token: str, creator: str) -> tuple[str, int, str]:
+    async def rematch(
+        self, table_id: str, token: str, creator: str, charge: Callable[[], None]
+    ) -> tuple[str, int, str]:
+        """``charge`` spends the asker's table-creation allowance (it raises past it):
+        called only by the asker who makes the rematch, not by those who join it."""
         try:
-            return await self._rematch(table_id, token, creator)
+            return await self._rematch(table_id, token, creator, charge)
         except ServiceError as e:
             old = self.svc.tables.get(table_id) or self.svc.cache.get(table_id)
             if e.status != 404 or old is None or old.rematch is None:
                 raise
             old.rematch = None  # its players all left it, and it was deleted: again
-            return await self._rematch(table_id, token, creator)
+            return await self._rematch(table_id, token, creator, charge)
 
-    async def _rematch(self, table_id: str, token: str, creator: str) -> tuple[str, int, str]:
+    async def _rematch(
+        self, table_id: str, token: str, creator: str, charge: Callable[[], None]
+    ) -> tuple[str, int, str]:
         """The player whose seat ``token`` holds at a finished table plays again: the
         first to ask makes the rematch (same rules, options and seat plan; the deal
         passes to the next seat, R2.4), each asker takes their own seat in it under
@@ -226,7 +236,11 @@ class Lifecycle:
             if old.status != "over":
                 raise ServiceError(409, "the game is not over yet", "not_over")
             if old.rematch is None:
+                # A table like any other: else asking again after everyone left the last
+                # rematch (which deletes it) made and dropped tables without limit.
+                charge()
                 self.make_room()
+                await self._may_create(creator)
                 # A seat a stranger took over from a quick-play bot is simply theirs now.
                 seats = [Seat.fresh(s.kind, s.bot) for s in old.seats]
                 dealer = (old.first_dealer + 1) % old.rules.players

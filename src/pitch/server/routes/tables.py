@@ -96,14 +96,15 @@ async def leave_table(table_id: TableId, body: LeaveTable, svc: Service, who: Cl
 
 @router.post("/api/tables/{table_id}/rematch")
 async def rematch(
-    table_id: TableId, body: Rematch, svc: Service, who: Client, base: BaseUrl
+    table_id: TableId, body: Rematch, svc: Service, who: Client, base: BaseUrl, limit: CreationLimit
 ) -> Claimed:
     """Play again at a finished table: same rules, options and seats, the deal passed
     on to the next seat. The first player to ask makes the rematch (the others see
     its id as ``rematch`` in the table's state); each takes their own seat in it with
     this call and gets its new token. 403: the token holds no seat here; 409: the
-    game is not over, or the seat in the rematch is taken already."""
-    new, seat, token = await svc.lifecycle.rematch(table_id, body.token, who)
+    game is not over, or the seat in the rematch is taken already; 429: the asker who
+    would make it has made its most tables a minute, or has its most unfinished."""
+    new, seat, token = await svc.lifecycle.rematch(table_id, body.token, who, limit.take)
     return Claimed(table=new, seat=seat, token=token, ws_url=ws_url(base, new))
 
 
