@@ -77,3 +77,30 @@ def test_a_table_page_past_the_read_limit_says_so(browser: Any, tmp_path: Path) 
             assert page.js_errors == []
             shots(page, f"read-limit-{lang}")
             page.context.close()
+
+
+def test_a_table_past_the_unfinished_limit_is_refused_in_the_readers_language(
+    browser: Any, tmp_path: Path
+) -> None:
+    limit = {
+        "en": "Could not create the table: You have too many unfinished tables from the last "
+        "day (at most 1): finish or leave some first, under My tables in the lobby.",
+        "ru": "Не удалось создать стол: У вас слишком много незаконченных столов за последние "
+        "сутки (не больше 1): сначала доиграйте или покиньте некоторые — в разделе «Мои "
+        "столы» в лобби.",
+    }
+    with serving(tmp_path, PITCH_MAX_TABLES_PER_CLIENT="1") as url:
+        _table(url)  # this address's one unfinished table
+        for lang, page in (
+            ("en", new_page(browser, **DESKTOP)),
+            ("ru", new_page(browser, locale="ru-RU", **PHONE)),
+        ):
+            page.goto(url)
+            page.fill("input[name=player-name]", "Ada")
+            page.click("#create-table")
+            expect(page.locator("#toast")).to_have_text(limit[lang])
+            expect(page.locator("#create-table")).to_be_enabled()  # it may try again
+            assert page.evaluate("() => [...window.pitchI18n.missing]") == []
+            assert page.js_errors == []
+            shots(page, f"unfinished-limit-{lang}")
+            page.context.close()
