@@ -105,13 +105,13 @@ async def _one_client_floods() -> list[str]:
         view = _view()
         done: list[str] = []
 
-        async def job(key: str, spec: str, name: str) -> None:
-            await pool.run(spec, view, key=key)
+        async def job(keys: list[str], spec: str, name: str) -> None:
+            await pool.run(spec, view, keys=keys)
             done.append(name)
 
-        flood = [asyncio.create_task(job("a", SLOW, f"a{i}")) for i in range(3)]
+        flood = [asyncio.create_task(job(["a"], SLOW, f"a{i}")) for i in range(3)]
         await asyncio.sleep(0.2)  # a0 is running; a1 and a2 wait
-        other = asyncio.create_task(job("b", "random", "b0"))
+        other = asyncio.create_task(job(["b"], "random", "b0"))
         await asyncio.gather(*flood, other)
         return done
     finally:
@@ -123,3 +123,32 @@ def test_a_client_with_many_long_jobs_does_not_hold_up_the_others() -> None:
     a second, on one worker) let another client's job go next, after the one that is
     running, not after all of them (first come, first served would make it last)."""
     assert asyncio.run(_one_client_floods()) == ["a0", "b0", "a1", "a2"]
+
+
+async def _watcher_queues() -> list[str]:
+    pool = BotPool(1, 30.0)
+    try:
+        await _ready(pool)
+        view = _view()
+        done: list[str] = []
+
+        async def job(keys: list[str], spec: str, name: str) -> None:
+            await pool.run(spec, view, keys=keys)
+            done.append(name)
+
+        jobs = [asyncio.create_task(job(["a"], SLOW, "a0"))]
+        await asyncio.sleep(0.2)  # a0 runs
+        jobs += [asyncio.create_task(job(["a"], SLOW, name)) for name in ("a1", "a2")]
+        jobs.append(asyncio.create_task(job(["b"], SLOW, "b1")))
+        await asyncio.sleep(1.2)  # b1 runs now (b had not been served); a1, a2 wait
+        # A job for b's table, which a watches too: a was served less recently than b,
+        # but has two jobs waiting, so it waits in b's turn, not behind a's.
+        jobs.append(asyncio.create_task(job(["a", "b"], "random", "b2")))
+        await asyncio.gather(*jobs)
+        return done
+    finally:
+        pool.close()
+
+
+def test_a_job_for_several_clients_waits_in_the_turn_that_comes_soonest() -> None:
+    assert asyncio.run(_watcher_queues()) == ["a0", "b1", "a1", "b2", "a2"]

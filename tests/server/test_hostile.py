@@ -125,11 +125,12 @@ OTHER = "127.0.0.2"
 
 
 def test_one_address_cannot_take_every_bot_worker(make_server: Any) -> None:
-    # Another address's tables (one worker here) whose stand-ins think 2 s a move, the
-    # most a request may ask, kept going by a spectator each. First come, first served,
-    # table B's heuristic waited behind all their queued searches (4 x 2 s, past the
-    # 5 s bound: "no bot worker was free", and the heuristic played for it); waiting
-    # jobs now take turns by client, so B waits at most for the one running.
+    # Tables (one worker here) whose stand-ins think 2 s a move, the most a request may
+    # ask, made by four other addresses and kept going by one more, which watches them
+    # all. First come, first served, table B's heuristic waited behind all their queued
+    # searches (4 x 2 s, past the 5 s bound: "no bot worker was free", and the
+    # heuristic played for it). Waiting jobs now take turns by the clients that keep
+    # their tables open, so B waits at most for the one running.
     srv = make_server()
     slow = "ismcts:time=2"
     body = {
@@ -137,11 +138,13 @@ def test_one_address_cannot_take_every_bot_worker(make_server: Any) -> None:
         "seats": [{"kind": "human"}, {"kind": "bot", "bot": slow}],
         "options": {"grace_seconds": 1, "substitute": slow, "bot_delay": 0},
     }
-    with httpx.Client(transport=httpx.HTTPTransport(local_address=OTHER)) as other:
-        theirs = [other.post(f"{srv.base}/api/tables", json=body).json()["id"] for _ in range(4)]
-        for t in theirs:
-            r = other.post(f"{srv.base}/api/tables/{t}/seats/0", json={"name": "mallory"})
+    theirs = []
+    for maker in ("127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6"):
+        with httpx.Client(transport=httpx.HTTPTransport(local_address=maker)) as c:
+            t = c.post(f"{srv.base}/api/tables", json=body).json()["id"]
+            r = c.post(f"{srv.base}/api/tables/{t}/seats/0", json={"name": "mallory"})
             assert r.status_code == 200, r.text
+            theirs.append(t)
     b, tb = two_seat_table(srv.base, "heuristic")
 
     async def scenario() -> list[dict[str, Any]]:
@@ -668,6 +671,8 @@ def test_socket_floods_are_bounded_per_seat_and_address(make_server: Any) -> Non
         firsts = [json.loads(await asyncio.wait_for(ws.recv(), 10)) for ws in watchers]
         assert [m["type"] for m in firsts[:4]] == ["welcome"] * 4, firsts
         assert firsts[4]["code"] == "too_many_spectators", firsts[4]
+        with pytest.raises(websockets.ConnectionClosed):  # and closed: it may try later
+            await asyncio.wait_for(watchers[4].recv(), 5)
         for ws in watchers:
             await ws.close()
         # Opening a socket reads the table: guessed ids spend the reads allowance too

@@ -152,8 +152,8 @@ async def _bot_move_not_stored(db: str) -> None:
         chosen: list[int] = []
         choose = a.bots.choose
 
-        async def recording(spec: str, view: PlayerView, table: str, key: str = "") -> int:
-            chosen.append(await choose(spec, view, table, key))
+        async def recording(spec: str, view: PlayerView, table: str, keys: Any = ()) -> int:
+            chosen.append(await choose(spec, view, table, keys))
             return chosen[-1]
 
         a.bots.choose = recording  # type: ignore[method-assign]
@@ -328,6 +328,7 @@ class _Socket:
         self.seat = seat
         self.spectator = seat is None
         self.waiting: int | None = None  # not a quick-play stranger waiting for the deal
+        self.client = "test"  # whose turn its table's bot work waits in (BotPool)
         self.sent: list[dict[str, object]] = []
 
     def send(self, msg: dict[str, object]) -> None:
@@ -459,7 +460,7 @@ async def _gone_meanwhile(db: str) -> None:
         _open(a, t)
         asked: list[str] = []
 
-        async def counting(spec: str, view: PlayerView, table: str, key: str = "") -> int:
+        async def counting(spec: str, view: PlayerView, table: str, keys: Any = ()) -> int:
             asked.append(table)
             return fallback(view)  # at once: no worker process to wait for
 

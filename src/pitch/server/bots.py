@@ -21,6 +21,7 @@ import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -133,10 +134,13 @@ class BotPool:
     """``workers`` processes; a job may run ``timeout`` seconds and wait as long for a
     worker, after which it fails (and a running one is killed).
 
-    Jobs waiting for a worker queue by client (``key``: whoever made the table, or
-    asked for the hint), and a worker that comes free goes to the waiting client served
-    least recently: one client whose tables ask for long searches cannot make everyone
-    else's bots wait behind all of its jobs, only behind the ones already running."""
+    Jobs waiting for a worker queue by client, and a worker that comes free goes to the
+    waiting client served least recently. A job names the clients it is for (``keys``:
+    those with its table open; a hint's asker) and waits in the turn of the one of them
+    with the fewest jobs waiting (then served least recently). So one client whose
+    tables ask for long searches holds up others' bots only by the jobs already
+    running, not by all it has queued; and watching or sitting at someone's table does
+    not put that table's work behind one's own."""
 
     def __init__(self, workers: int, timeout: float) -> None:
         self.workers = max(1, workers)
@@ -203,6 +207,10 @@ class BotPool:
                 return
         self._idle.append(w)
 
+    def _wait_order(self, key: str) -> tuple[int, int]:
+        queue = self._wanted.get(key)
+        return (len(queue) if queue else 0, self._served.get(key, -1))
+
     def _serve(self, key: str) -> None:
         self._handouts += 1
         self._served.pop(key, None)
@@ -247,7 +255,11 @@ class BotPool:
             w.expiry = None
             self._lost(w, "an abandoned job ran past its bound")
 
-    async def _acquire(self, key: str) -> _Worker:
+    async def _acquire(self, keys: Sequence[str]) -> _Worker:
+        # The turn that comes soonest: a client with nothing waiting, else the one served
+        # least recently (so a client that watches a table cannot queue its work behind
+        # its own).
+        key = min(keys, key=self._wait_order, default="")
         if not self._all:
             self.warm()
         while self._idle:
@@ -270,14 +282,16 @@ class BotPool:
 
     # -------------------------------------------------------------- jobs
 
-    async def run(self, spec: str, view: PlayerView, advise: bool = False, key: str = "") -> Advice:
+    async def run(
+        self, spec: str, view: PlayerView, advise: bool = False, keys: Sequence[str] = ()
+    ) -> Advice:
         """The bot's action for ``view`` (with its figures when ``advise``), from a
-        worker, in ``key``'s turn (the client the job is for); :class:`BotFailure` if it
-        fails, takes longer than ``timeout`` (the worker is then killed) or answers an
-        illegal action."""
+        worker, in the turn of one of ``keys`` (the clients the job is for);
+        :class:`BotFailure` if it fails, takes longer than ``timeout`` (the worker is
+        then killed) or answers an illegal action."""
         if self._closed:
             raise BotFailure("the server is shutting down")
-        w = await self._acquire(key)
+        w = await self._acquire(keys)
         self._jobs += 1
         job = self._jobs
         w.job = job
@@ -304,18 +318,25 @@ class BotPool:
         return value
 
     async def suggest(
-        self, spec: str, view: PlayerView, table: str = "", advise: bool = False, key: str = ""
+        self,
+        spec: str,
+        view: PlayerView,
+        table: str = "",
+        advise: bool = False,
+        keys: Sequence[str] = (),
     ) -> Advice | None:
         """The bot's legal action for ``view``, or ``None`` if it fails (logged)."""
         try:
-            return await self.run(spec, view, advise, key)
+            return await self.run(spec, view, advise, keys)
         except BotFailure as e:
             log.warning("bot %s at table %s failed: %s", spec, table or "-", e)
             return None
 
-    async def choose(self, spec: str, view: PlayerView, table: str = "", key: str = "") -> int:
+    async def choose(
+        self, spec: str, view: PlayerView, table: str = "", keys: Sequence[str] = ()
+    ) -> int:
         """The bot's action, or the heuristic's if the bot fails."""
-        advice = await self.suggest(spec, view, table, key=key)
+        advice = await self.suggest(spec, view, table, keys=keys)
         if advice is None:
             log.warning("the heuristic played for bot %s at table %s", spec, table or "-")
             return fallback(view)

@@ -101,13 +101,7 @@ class Connections:
             return
         was_open = t.watched()
         if isinstance(msg, Spectate):
-            if len(t.spectators) >= self.svc.settings.max_spectators:
-                conn.send(error("server_busy", "this table has as many spectators as it allows"))
-                return
-            mine = sum(c.client == conn.client for c in t.spectators)
-            if mine >= self.svc.settings.spectators_per_client:
-                # Else one address could take every spectator's place at any table.
-                conn.send(error("too_many_spectators"))
+            if not self._may_watch(t, conn):
                 return
             conn.spectator = True
             t.spectators.add(conn)
@@ -129,6 +123,8 @@ class Connections:
         for i, s in enumerate(t.seats):
             if s.has_token(msg.token) and s.pending:
                 # A quick-play seat whose bot finishes the hand: watch until it is yours.
+                if not self._may_watch(t, conn):
+                    return
                 conn.spectator, conn.waiting = True, i
                 t.spectators.add(conn)
                 self._opened(conn, t.id)
@@ -157,6 +153,20 @@ class Connections:
                 return
         conn.strikes += 10  # guessing tokens is costly
         conn.send(error("bad_token"))
+
+    def _may_watch(self, t: LiveTable, conn: Conn) -> bool:
+        """Room for one more spectator's socket at ``t`` (else refused, and closed: its
+        client tries again later)."""
+        settings = self.svc.settings
+        if len(t.spectators) >= settings.max_spectators:
+            conn.send(error("server_busy", "this table has as many spectators as it allows"))
+        elif sum(c.client == conn.client for c in t.spectators) >= settings.spectators_per_client:
+            # Else one address could take every spectator's place at any table.
+            conn.send(error("too_many_spectators"))
+        else:
+            return True
+        conn.close()
+        return False
 
     def _may_open(self, client: str, table: str) -> bool:
         tables = self.tables_of.get(client, {})

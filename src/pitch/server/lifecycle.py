@@ -198,7 +198,6 @@ class Lifecycle:
             first_dealer=first_dealer,
             seats=seats,
             created_at=datetime.now(UTC),
-            creator=creator,
         )
         # Cached, not live: behind a proxy another process may serve it (the one its
         # id hashes to), and whoever makes it live adopts it first (``_adopt``).

@@ -172,9 +172,6 @@ class LiveTable:
     idle_since: float = field(default_factory=time.monotonic)
     rematch: str | None = None
     """The table of this finished game's rematch, once a player asked for one."""
-    creator: str = ""
-    """The client (address key) that made the table, even after it left: its bots' turn
-    for a worker comes with the other tables of that client (``BotPool``)."""
     chat_buckets: dict[str, TokenBucket] = field(default_factory=dict)
     """Chat lines by who says them (a seat, or a spectator's client), however many
     sockets they have open: a few at once, then one every two seconds."""
@@ -198,7 +195,6 @@ class LiveTable:
             status=st.status,
             rematch=st.rematch,
             chat_count=st.chat_count,
-            creator=st.creator,
         )
         t.chat.extend(chat_message(c) for c in st.chat)
         now = time.monotonic()
@@ -227,15 +223,24 @@ class LiveTable:
 
     def chat_bucket(self, who: str) -> TokenBucket:
         """``who``'s chat allowance here (``seat 2``, ``client <key>``)."""
-        b = self.chat_buckets.get(who)
+        b = self.chat_buckets.pop(who, None)  # put back last: the least recent go first
         if b is None:
-            if len(self.chat_buckets) >= 256:  # spectators come and go: forget the oldest
+            if len(self.chat_buckets) >= 256:  # spectators come and go: forget one
                 del self.chat_buckets[next(iter(self.chat_buckets))]
-            b = self.chat_buckets[who] = TokenBucket(rate=0.5, burst=5)
+            b = TokenBucket(rate=0.5, burst=5)
+        self.chat_buckets[who] = b
         return b
 
     def connected(self, seat: int) -> bool:
         return bool(self.seats[seat].conns)
+
+    def keepers(self) -> list[str]:
+        """The clients with the table open (players' and spectators' sockets): its bot
+        work is done for them, and waits in the turn of the one served least recently
+        (``BotPool``), so that no one address makes anyone else's game wait."""
+        seen = dict.fromkeys(c.client for s in self.seats for c in s.conns)
+        seen.update(dict.fromkeys(c.client for c in self.spectators))
+        return list(seen)
 
     def watched(self) -> bool:
         """Someone has the table open: a player's socket or a spectator's. A table

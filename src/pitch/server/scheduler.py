@@ -87,7 +87,7 @@ class Scheduler:
             if st is None or t.seq != seq:
                 return
             view = st.view(seat)
-            action = await svc.bots.choose(spec, view, t.id, key=t.creator)
+            action = await svc.bots.choose(spec, view, t.id, keys=t.keepers())
             async with t.lock:
                 if t.seq != seq:  # a human acted meanwhile
                     return
@@ -134,7 +134,7 @@ class Scheduler:
     async def _answer_hint(self, t: LiveTable, conn: Conn, seq: int, view: PlayerView) -> None:
         spec = self.svc.settings.hint_bot
         try:
-            advice = await self.svc.bots.suggest(spec, view, t.id, advise=True, key=conn.client)
+            advice = await self.svc.bots.suggest(spec, view, t.id, advise=True, keys=[conn.client])
         except Exception:
             log.exception("hint failed at table %s", t.id)
             advice = None

@@ -56,8 +56,6 @@ class StoredTable:
     """The instance that serves it (:mod:`pitch.store.ownership`)."""
     since: int = 0
     """The number of the first event in ``events`` (0: all of them)."""
-    creator: str = ""
-    """The client that made the table, also after it left (:meth:`TableRepo.leave`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,7 +333,6 @@ class TableRepo:
                 )
                 or 0,
                 owner=t.owner,
-                creator=t.creator.removeprefix(LEFT),
                 seats=tuple(SeatRow(x.seat, x.kind, x.bot, x.name, x.token_hash) for x in seats),
                 events=tuple(
                     EventRow(
