@@ -176,6 +176,7 @@ def start_cluster(
         "PITCH_MAX_CONNECTIONS_PER_CLIENT": "100000",
         "PITCH_TABLES_OPEN_PER_CLIENT": "100000",
         "PITCH_READS_PER_MINUTE": "1000000",
+        "PITCH_SEAT_CHANGES_PER_MINUTE": "1000000",
         "PITCH_MIN_BOT_DELAY": "0",
     }
     port, base_port = free_port(), free_ports(a.processes)

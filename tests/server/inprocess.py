@@ -26,6 +26,7 @@ def in_process_settings(tmp: Path, **options: Any) -> Settings:
         "bot_workers": 1,
         "min_bot_delay": 0.0,
         "reads_per_minute": 1e6,
+        "seat_changes_per_minute": 1e6,
     }
     return Settings(**{**base, **options})
 

@@ -686,6 +686,26 @@ def test_socket_floods_are_bounded_per_seat_and_address(make_server: Any) -> Non
     asyncio.run(asyncio.wait_for(scenario(), 60))
 
 
+def test_seat_changes_are_limited_per_address(make_server: Any) -> None:
+    # Each claim or leave is a write to the store and a message to the table: one
+    # address made 140 a second, and another player's moves took 16 times as long.
+    srv = make_server(env={"PITCH_SEAT_CHANGES_PER_MINUTE": "4"})
+    t = create_table(srv.base, {"rules": {"players": 3}})["id"]
+    token = claim(srv.base, t, 0, "ann")["token"]  # 1
+    claim(srv.base, t, 1, "bo")  # 2
+    base = f"{srv.base}/api/tables"
+    assert httpx.post(f"{base}/{t}/leave", json={"token": token}).status_code == 200  # 3
+    assert httpx.post(f"{base}/nosuchtable/seats/0", json={"name": "x"}).status_code == 404
+    for refused in (
+        httpx.post(f"{base}/{t}/seats/2", json={"name": "cy"}),
+        httpx.post(f"{base}/{t}/quickseat", json={"name": "cy"}),
+        httpx.post(f"{base}/{t}/leave", json={"token": "x" * 43}),
+    ):
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["code"] == "too_many_requests"
+    assert httpx.post(f"{base}/{t}/seats/9", json={"name": "cy"}).status_code == 422  # free
+
+
 # ------------------------------------------------------------------ privacy
 
 

@@ -118,6 +118,7 @@ def serving(tmp: Path, **env_extra: str) -> Iterator[str]:
     env["PITCH_MAX_TABLES_PER_CLIENT"] = "1000"  # quick-play tables' bots, as "Instant" elsewhere
     env["PITCH_TABLES_OPEN_PER_CLIENT"] = "1000"
     env["PITCH_READS_PER_MINUTE"] = "1000000"
+    env["PITCH_SEAT_CHANGES_PER_MINUTE"] = "1000000"
     env["PITCH_MIN_BOT_DELAY"] = "0"
     env.update(env_extra)
     log = (tmp / "serve.log").open("w")

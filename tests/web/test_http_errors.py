@@ -104,3 +104,18 @@ def test_a_table_past_the_unfinished_limit_is_refused_in_the_readers_language(
             assert page.js_errors == []
             shots(page, f"unfinished-limit-{lang}")
             page.context.close()
+
+
+def test_an_invite_link_with_no_such_table_says_so(browser: Any, tmp_path: Path) -> None:
+    # An id no table can have (too long, or not of the id's letters) used to answer a
+    # bare 422 JSON page; the app now says the table is not found, like any other.
+    with serving(tmp_path) as url:
+        for lang, path in (("en", "x" * 40), ("ru", "%C3%A9t%C3%A9")):
+            context = {"locale": "ru-RU", **PHONE} if lang == "ru" else DESKTOP
+            page = new_page(browser, **context)
+            page.goto(f"{url}/t/{path}")
+            heading = "Стол не найден" if lang == "ru" else "Table not found"
+            expect(page.locator("main h1")).to_have_text(heading)
+            assert page.evaluate("() => [...window.pitchI18n.missing]") == []
+            assert page.js_errors == []
+            page.context.close()

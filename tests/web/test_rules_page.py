@@ -71,6 +71,15 @@ def test_a_rule_by_its_address(page: Any, server_url: str) -> None:
     expect(page.locator(".rule")).to_have_count(len(rule_ids()))
 
 
+def test_a_malformed_address_names_no_rule(page: Any, server_url: str) -> None:
+    # decodeURIComponent threw on it: the page never got ready (the fixture checks
+    # that no script error happened).
+    page.goto(server_url + "/rules#%E0%A4%A")
+    expect(page.locator("body")).to_have_class(re.compile(r"\bready\b"))
+    expect(page.locator(".rule")).to_have_count(len(rule_ids()))
+    expect(page.locator(".is-target")).to_have_count(0)
+
+
 def test_the_language_switch_redraws_it(page: Any, server_url: str) -> None:
     page.goto(server_url + "/rules#R5.4")
     expect(page.locator("#rulebook h1")).to_have_text(book("en")["title"])

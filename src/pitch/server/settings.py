@@ -41,6 +41,7 @@ LIMITS: dict[str, tuple[float, float, str | None]] = {
     "record_checks_per_minute": (0.001, 1_000_000, "PITCH_RECORD_CHECKS_PER_MINUTE"),
     "record_hands_per_minute": (100, 1_000_000_000, "PITCH_RECORD_HANDS_PER_MINUTE"),
     "reads_per_minute": (1, 1_000_000, "PITCH_READS_PER_MINUTE"),
+    "seat_changes_per_minute": (1, 1_000_000, "PITCH_SEAT_CHANGES_PER_MINUTE"),
     "lease_seconds": (1, 3600, "PITCH_LEASE_SECONDS"),
     "ws_ping_seconds": (0.1, 3600, "PITCH_WS_PING"),
     "idle_evict_seconds": (1, 86_400, None),
@@ -155,6 +156,11 @@ class Settings:
     its ``/state``, ``/hands`` and ``/record``; the game lists): a table not in memory
     is read from the store and replayed, a list is a query of up to 51 rows. A page
     load makes one to three of them."""
+    seat_changes_per_minute: float = field(
+        default_factory=lambda: _env("seat_changes_per_minute", 30.0)
+    )
+    """Seats claimed, taken by quick play or left, per client address: each is a write
+    to the store and a message to everyone at the table."""
     lease_seconds: float = field(default_factory=lambda: _env("lease_seconds", 5.0))
     """How long this process's hold on its tables outlives its last heartbeat (one
     every fifth of it): after a crash, other processes adopt its tables this much

@@ -44,6 +44,8 @@ class Limits:
     """Hands of records checked: what a check costs grows with them, not with calls."""
     reads: KeyedBuckets
     """Reads of tables and game lists, which may go to the store."""
+    seats: KeyedBuckets
+    """Seats claimed or left: writes to the store."""
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
@@ -52,6 +54,7 @@ class Limits:
             checks=_buckets(settings.record_checks_per_minute),
             hands=_buckets(settings.record_hands_per_minute),
             reads=_buckets(settings.reads_per_minute),
+            seats=_buckets(settings.seat_changes_per_minute),
         )
 
 
@@ -101,10 +104,15 @@ def read_limit(conn: HTTPConnection, who: Client) -> Limit:
     return Limit(_limits(conn).reads, who, "too many tables and lists read; wait a minute")
 
 
+def seat_limit(conn: HTTPConnection, who: Client) -> Limit:
+    return Limit(_limits(conn).seats, who, "too many seats taken or left; wait a minute")
+
+
 CreationLimit = Annotated[Limit, Depends(creation_limit)]
 CheckLimit = Annotated[Limit, Depends(check_limit)]
 HandsLimit = Annotated[Limit, Depends(hands_limit)]
 ReadLimit = Annotated[Limit, Depends(read_limit)]
+SeatLimit = Annotated[Limit, Depends(seat_limit)]
 
 
 def get_base_url(req: Request, svc: Service) -> str:

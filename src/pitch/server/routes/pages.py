@@ -9,7 +9,6 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse
 
 from pitch.server.fairness import FAIRNESS_HTML
-from pitch.server.routes.deps import TableId
 
 STATIC = Path(__file__).parent.parent / "static"
 
@@ -28,8 +27,9 @@ async def fairness() -> str:
 
 
 @router.get("/t/{table_id}")
-async def invite(table_id: TableId) -> FileResponse:
-    """Invite links open the web client, which reads the table id from the path."""
+async def invite(table_id: str) -> FileResponse:
+    """Invite links open the web client, which reads the table id from the path (and
+    says so, in the reader's language, when no table has it: not a bare 422)."""
     return FileResponse(STATIC / "index.html")
 
 

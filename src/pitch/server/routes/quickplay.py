@@ -10,6 +10,7 @@ from pitch.server.routes.deps import (
     BaseUrl,
     Client,
     CreationLimit,
+    SeatLimit,
     Service,
     TableId,
     ws_url,
@@ -32,10 +33,13 @@ async def quick_play(
 
 
 @router.post("/api/tables/{table_id}/quickseat")
-async def quick_seat(table_id: TableId, body: ClaimSeat, svc: Service, base: BaseUrl) -> QuickSeat:
+async def quick_seat(
+    table_id: TableId, body: ClaimSeat, svc: Service, base: BaseUrl, limit: SeatLimit
+) -> QuickSeat:
     """Take a seat at a quick-play table: its free seat, or an open bot seat, which
     is yours when the hand in play ends (``waiting``; watch meanwhile). 409: no seat
     is open (someone was quicker: ask ``/api/quickplay`` again, avoiding it)."""
+    limit.take()
     seat, token, waiting = await svc.quick.seat(table_id, body.name)
     return QuickSeat(
         table=table_id, seat=seat, token=token, ws_url=ws_url(base, table_id), waiting=waiting

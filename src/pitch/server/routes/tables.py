@@ -14,6 +14,7 @@ from pitch.server.routes.deps import (
     Client,
     CreationLimit,
     ReadLimit,
+    SeatLimit,
     Service,
     TableId,
     ws_url,
@@ -77,20 +78,25 @@ async def claim_seat(
     body: ClaimSeat,
     svc: Service,
     base: BaseUrl,
+    limit: SeatLimit,
 ) -> Claimed:
     """Take an open human seat. The answer's ``token`` is the only key to the seat."""
+    limit.take()
     token = await svc.seats.claim(table_id, seat, body.name)
     return Claimed(table=table_id, seat=seat, token=token, ws_url=ws_url(base, table_id))
 
 
 @router.post("/api/tables/{table_id}/leave")
-async def leave_table(table_id: TableId, body: LeaveTable, svc: Service, who: Client) -> LeftTable:
+async def leave_table(
+    table_id: TableId, body: LeaveTable, svc: Service, who: Client, limit: SeatLimit
+) -> LeftTable:
     """Leave the seat that ``token`` holds. At a table still waiting for players the
     seat is open again; in a game under way the player resigns and the table's
     ``substitute`` bot plays the seat to the end. The table no longer counts to
     your unfinished tables. If no player holds a seat any more, the table is
     abandoned: deleted (``status: abandoned``). 403: the token holds no seat here;
     409: the game is over."""
+    limit.take()
     return await svc.seats.leave(table_id, body.token, who)
 
 

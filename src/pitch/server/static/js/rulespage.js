@@ -134,7 +134,12 @@ function examples(part) {
 /** Scroll to the rule the address names (#R4.3) and mark it; reading starts there. */
 function showTarget() {
   for (const el of root.querySelectorAll(".is-target")) el.classList.remove("is-target");
-  const id = decodeURIComponent(location.hash.slice(1));
+  let id = "";
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch {
+    // A malformed address (#%E0%A4%A) names no rule.
+  }
   const el = id && document.getElementById(id);
   if (!el || !root.contains(el)) return;
   el.classList.add("is-target");

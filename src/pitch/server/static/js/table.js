@@ -45,8 +45,10 @@ export async function showTable(main, id) {
     info = await api.table(id);
   } catch (e) {
     if (S.closed || S.id !== id) return; // the player went elsewhere meanwhile
-    const heading = e.status === 404 ? t("Table not found") : t("The table could not be opened");
-    clear(root).append(h("h1", {}, heading), h("p", {}, apiError(e)), h("a", { href: "/", class: "button" }, t("Back to the lobby")));
+    const missing = e.status === 404 || e.status === 422; // 422: no table id looks like that
+    const heading = missing ? t("Table not found") : t("The table could not be opened");
+    const why = missing ? serverError("no_table") : apiError(e);
+    clear(root).append(h("h1", {}, heading), h("p", {}, why), h("a", { href: "/", class: "button" }, t("Back to the lobby")));
     return;
   }
   if (S.closed || S.id !== id) return; // left before the table answered: draw nothing
