@@ -16,7 +16,7 @@ import * as sound from "./sound.js";
 let page = null; // the module showing the current page
 
 function route() {
-  const m = location.pathname.match(/^\/t\/([a-z0-9]+)\/?$/);
+  const m = location.pathname.match(/^\/t\/([^/]+)\/?$/); // a bad id: "Table not found"
   if (location.hash.startsWith("#replay")) return { name: "replay" };
   if (m) return { name: "table", id: m[1] };
   if (/^\/rules\/?$/.test(location.pathname)) return { name: "rules" };

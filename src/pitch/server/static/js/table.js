@@ -42,10 +42,11 @@ export async function showTable(main, id) {
   resetChat(id, (line) => send({ type: "chat", ...line }));
   let info;
   try {
+    if (!/^[a-z0-9]{1,32}$/.test(id)) throw new api.ApiError(404, {}); // no table has it
     info = await api.table(id);
   } catch (e) {
     if (S.closed || S.id !== id) return; // the player went elsewhere meanwhile
-    const missing = e.status === 404 || e.status === 422; // 422: no table id looks like that
+    const missing = e.status === 404;
     const heading = missing ? t("Table not found") : t("The table could not be opened");
     const why = missing ? serverError("no_table") : apiError(e);
     clear(root).append(h("h1", {}, heading), h("p", {}, why), h("a", { href: "/", class: "button" }, t("Back to the lobby")));
