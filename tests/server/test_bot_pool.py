@@ -98,7 +98,12 @@ def test_workers_are_sent_the_last_finished_hand_only() -> None:
     assert checked > 50
 
 
-async def _one_client_floods() -> list[str]:
+# One worker; each step is (seconds to wait first, the job's clients, spec, name).
+Step = tuple[float, list[str], str, str]
+
+
+async def _finish_order(steps: list[Step]) -> list[str]:
+    """The jobs' names in the order they finished."""
     pool = BotPool(1, 30.0)
     try:
         await _ready(pool)
@@ -109,10 +114,11 @@ async def _one_client_floods() -> list[str]:
             await pool.run(spec, view, keys=keys)
             done.append(name)
 
-        flood = [asyncio.create_task(job(["a"], SLOW, f"a{i}")) for i in range(3)]
-        await asyncio.sleep(0.2)  # a0 is running; a1 and a2 wait
-        other = asyncio.create_task(job(["b"], "random", "b0"))
-        await asyncio.gather(*flood, other)
+        jobs = []
+        for wait, keys, spec, name in steps:
+            await asyncio.sleep(wait)
+            jobs.append(asyncio.create_task(job(keys, spec, name)))
+        await asyncio.gather(*jobs)
         return done
     finally:
         pool.close()
@@ -122,33 +128,20 @@ def test_a_client_with_many_long_jobs_does_not_hold_up_the_others() -> None:
     """Waiting jobs take turns by client: one client's queued searches (three of about
     a second, on one worker) let another client's job go next, after the one that is
     running, not after all of them (first come, first served would make it last)."""
-    assert asyncio.run(_one_client_floods()) == ["a0", "b0", "a1", "a2"]
-
-
-async def _watcher_queues() -> list[str]:
-    pool = BotPool(1, 30.0)
-    try:
-        await _ready(pool)
-        view = _view()
-        done: list[str] = []
-
-        async def job(keys: list[str], spec: str, name: str) -> None:
-            await pool.run(spec, view, keys=keys)
-            done.append(name)
-
-        jobs = [asyncio.create_task(job(["a"], SLOW, "a0"))]
-        await asyncio.sleep(0.2)  # a0 runs
-        jobs += [asyncio.create_task(job(["a"], SLOW, name)) for name in ("a1", "a2")]
-        jobs.append(asyncio.create_task(job(["b"], SLOW, "b1")))
-        await asyncio.sleep(1.2)  # b1 runs now (b had not been served); a1, a2 wait
-        # A job for b's table, which a watches too: a was served less recently than b,
-        # but has two jobs waiting, so it waits in b's turn, not behind a's.
-        jobs.append(asyncio.create_task(job(["a", "b"], "random", "b2")))
-        await asyncio.gather(*jobs)
-        return done
-    finally:
-        pool.close()
+    steps: list[Step] = [(0, ["a"], SLOW, "a0"), (0, ["a"], SLOW, "a1"), (0, ["a"], SLOW, "a2")]
+    steps.append((0.2, ["b"], "random", "b0"))  # a0 is running; a1 and a2 wait
+    assert asyncio.run(_finish_order(steps)) == ["a0", "b0", "a1", "a2"]
 
 
 def test_a_job_for_several_clients_waits_in_the_turn_that_comes_soonest() -> None:
-    assert asyncio.run(_watcher_queues()) == ["a0", "b1", "a1", "b2", "a2"]
+    # b1 runs after a0 (b had not been served) while a1 and a2 wait. Then a job for b's
+    # table, which a watches too: a was served less recently than b, but has two jobs
+    # waiting, so it waits in b's turn, not behind a's.
+    steps: list[Step] = [
+        (0, ["a"], SLOW, "a0"),
+        (0.2, ["a"], SLOW, "a1"),
+        (0, ["a"], SLOW, "a2"),
+        (0, ["b"], SLOW, "b1"),
+        (1.2, ["a", "b"], "random", "b2"),
+    ]
+    assert asyncio.run(_finish_order(steps)) == ["a0", "b1", "a1", "b2", "a2"]
