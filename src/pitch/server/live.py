@@ -236,7 +236,7 @@ class LiveTable:
 
     def keepers(self) -> list[str]:
         """The clients with the table open (players' and spectators' sockets): its bot
-        work is done for them, and waits in the turn of the one served least recently
+        work is done for them, and waits in the turn of whichever comes soonest
         (``BotPool``), so that no one address makes anyone else's game wait."""
         seen = dict.fromkeys(c.client for s in self.seats for c in s.conns)
         seen.update(dict.fromkeys(c.client for c in self.spectators))
