@@ -253,17 +253,34 @@ def test_a_stopped_owner_never_writes_again(unguarded: ClusterProcess, tmp_path:
     finish(cluster, tid, players, tmp_path)
 
 
-def _postgres_processes(pg: ThrowawayPostgres) -> list[int]:
-    """The postmaster of ``pg`` and every process it started."""
-    master = pg.pid()
-    assert master is not None, "PostgreSQL is not running"
-    kids = []
+def _children(parent: int) -> set[int]:
+    """The processes whose parent is ``parent``."""
+    kids = set()
     for stat in Path("/proc").glob("[0-9]*/stat"):
         with contextlib.suppress(OSError, ValueError, IndexError):
             # "pid (comm) state ppid ...": the name may hold spaces, so split after ")".
-            if int(stat.read_text().rpartition(")")[2].split()[1]) == master:
-                kids.append(int(stat.parent.name))
-    return [master, *kids]
+            if int(stat.read_text().rpartition(")")[2].split()[1]) == parent:
+                kids.add(int(stat.parent.name))
+    return kids
+
+
+def _stop_postgres(pg: ThrowawayPostgres) -> list[int]:
+    """SIGSTOP the postmaster of ``pg``, then every process it started; the stopped.
+
+    The postmaster first, so that it forks no backend after the scan (one that did
+    would go on serving, and a lease renewed on it would never run out); then the
+    children scanned again until no new one turns up (one being forked as the
+    postmaster stopped)."""
+    master = pg.pid()
+    assert master is not None, "PostgreSQL is not running"
+    os.kill(master, signal.SIGSTOP)
+    stopped = [master]
+    while new := _children(master) - set(stopped):
+        for pid in new:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+        stopped += sorted(new)
+    return stopped
 
 
 def test_a_stalled_or_restarted_database_pauses_the_table_and_nothing_else(
@@ -310,14 +327,13 @@ def test_a_stalled_or_restarted_database_pauses_the_table_and_nothing_else(
             async def main() -> None:
                 game = asyncio.gather(*(p.play(time.monotonic() + 240) for p in players))
                 await until(lambda: top() >= 10, 60, "a few actions")
-                stalled = _postgres_processes(pg)
-                for pid in stalled:
-                    os.kill(pid, signal.SIGSTOP)
+                stalled = _stop_postgres(pg)
                 try:
                     await asyncio.sleep(8)
                 finally:
                     for pid in stalled:
-                        os.kill(pid, signal.SIGCONT)
+                        with contextlib.suppress(ProcessLookupError):
+                            os.kill(pid, signal.SIGCONT)
                 await after("stall")
                 await until(lambda: top() >= 40, 60, "more actions")
                 restart = [str(pg.bin / "pg_ctl"), "-D", str(data), "-m", "fast", "-w"]
