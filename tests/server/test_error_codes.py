@@ -64,6 +64,19 @@ def test_each_refusal_names_its_code(tmp_path: Path) -> None:
         _refused(r, 429, "too_many_requests")
 
 
+def test_two_players_at_a_table_cannot_share_a_name(tmp_path: Path) -> None:
+    # The log and the chat say who did what by name: one name, one seat.
+    with app_client(in_process_settings(tmp_path)) as c:
+        t = c.post("/api/tables", json={"rules": {"players": 3}}).json()["id"]
+        assert c.post(f"/api/tables/{t}/seats/0", json={"name": "Ada"}).status_code == 200
+        for same in ("ada", "ＡＤＡ", " Ada "):  # case, width and spaces do not tell names apart
+            _refused(c.post(f"/api/tables/{t}/seats/1", json={"name": same}), 409, "name_taken")
+        token = c.post(f"/api/tables/{t}/seats/1", json={"name": "Adam"}).json()["token"]
+        # A seat given up before the game starts frees its name too.
+        assert c.post(f"/api/tables/{t}/leave", json={"token": token}).status_code == 200
+        assert c.post(f"/api/tables/{t}/seats/2", json={"name": "adam"}).status_code == 200
+
+
 def test_every_refusal_in_the_code_has_a_known_code() -> None:
     # ServiceError(status, detail, code): a code is a literal of HTTP_CODES, or the
     # status has a usual one (errors._BY_STATUS); the constructor asserts it too, but

@@ -222,3 +222,19 @@ def test_a_request_cannot_make_a_table_quick_play_sends_strangers_to(tmp_path: P
         assert "quickplay" in r.text
         found = c.post("/api/quickplay", json={"level": "club"}).json()["table"]
         assert c.get(f"/api/tables/{found}").json()["options"]["turn_seconds"] == 60
+
+
+def test_a_stranger_whose_name_is_taken_at_the_table_gets_a_number(quick_server: str) -> None:
+    # Quick play chose the table, not the player: a name another seat there goes by
+    # (told apart without case) is numbered, never refused.
+    base = quick_server
+    table = httpx.post(f"{base}/api/quickplay", json={"rules": {"players": 5}}).json()["table"]
+    seat = lambda name: httpx.post(  # noqa: E731
+        f"{base}/api/tables/{table}/quickseat", json={"name": name}, timeout=20
+    )
+    assert seat("Al").json()["seat"] == 0
+    long = "x" * 32
+    got = [seat(n).json() for n in ("AL", "al", long, long)]
+    seats = httpx.get(f"{base}/api/tables/{table}").json()["seats"]
+    names = [seats[g["seat"]]["arriving"] or seats[g["seat"]]["name"] for g in got]
+    assert names == ["AL 2", "al 3", long, "x" * 30 + " 2"]

@@ -21,6 +21,12 @@ TOO_MANY = {
         "Слишком много запросов: подождите минуту и попробуйте снова.",
     ),
 }
+NAME_TAKEN = {
+    "en": (
+        "Could not take the seat: Someone at this table already goes by that name; choose another."
+    ),
+    "ru": "Не удалось занять место: За этим столом уже есть игрок с таким именем; выберите другое.",
+}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
@@ -52,6 +58,33 @@ def test_a_seat_taken_meanwhile_is_named_in_the_readers_language(
             assert page.evaluate("() => [...window.pitchI18n.missing]") == []
             assert page.js_errors == []
         shots(pages["ru"], "seat-taken-ru")
+        for page in pages.values():
+            page.context.close()
+
+
+def test_a_name_taken_at_the_table_is_refused_in_the_readers_language(
+    browser: Any, tmp_path: Path
+) -> None:
+    with serving(tmp_path) as url:
+        body = {"rules": {"players": 3}, "seats": [{"kind": "human"}] * 3}
+        table = str(post_json(url + "/api/tables", body)["id"])
+        post_json(f"{url}/api/tables/{table}/seats/0", {"name": "Bo"})
+        pages = {
+            "en": new_page(browser, **DESKTOP),
+            "ru": new_page(browser, locale="ru-RU", **PHONE),
+        }
+        for seat, (lang, page) in enumerate(pages.items(), start=1):
+            page.goto(f"{url}/t/{table}")
+            page.fill("#join-name", "BO")
+            page.click(f"#open-seats button[data-seat='{seat}']")
+            expect(page.locator("#toast")).to_have_text(NAME_TAKEN[lang])
+            if lang == "ru":
+                shots(page, "name-taken-ru")
+            page.fill("#join-name", f"Ada {lang}")  # another name takes the seat
+            page.click(f"#open-seats button[data-seat='{seat}']")
+            expect(page.locator("#open-seats")).to_have_count(0)  # seated: the join view is gone
+            assert page.evaluate("() => [...window.pitchI18n.missing]") == []
+            assert page.js_errors == []
         for page in pages.values():
             page.context.close()
 

@@ -11,6 +11,10 @@ HTTP_CODES: dict[str, str] = {
     "bad_token": "no seat at this table is held by that token",
     "seat_taken": "the seat (`seat`) is someone else's",
     "seat_is_bot": "the seat (`seat`) is played by a bot",
+    "name_taken": (
+        "another seat at the table goes by that name (told apart without case; quick play "
+        "gives the name a number instead: `Ann 2`)"
+    ),
     "seat_changed": "the seat (`seat`) changed while the request ran; try again",
     "try_again": "the table changed while the request ran; try again",
     "not_over": "the game is not over yet",

@@ -151,6 +151,12 @@ class Seat:
         )
 
 
+def names_at(t: LiveTable, but: int) -> list[str]:
+    """The names the table's seats other than ``but`` go by: their players', and those
+    a bot plays for (a resigned player's)."""
+    return [s.name for i, s in enumerate(t.seats) if i != but and s.name is not None]
+
+
 @dataclass(eq=False)
 class LiveTable:
     id: str

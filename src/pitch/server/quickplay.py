@@ -28,9 +28,10 @@ from pitch.engine import BID
 from pitch.server.connections import welcome
 from pitch.server.errors import ServiceError
 from pitch.server.lifecycle import build_rules
-from pitch.server.live import LiveTable, Seat, hash_token, is_open
+from pitch.server.live import LiveTable, Seat, hash_token, is_open, names_at
 from pitch.server.play import broadcast
 from pitch.server.schemas import CreateTable, QuickPlay, TableOptions, check_bot_spec
+from pitch.server.text import NAME_LIMIT, distinct_name
 from pitch.store import OpenSeats, StaleWrite
 
 if TYPE_CHECKING:
@@ -93,11 +94,13 @@ class QuickSeats:
             raise ServiceError(409, "this table is not open to quick play", "not_quick")
         free = next((i for i, s in enumerate(t.seats) if s.kind == "human" and not s.claimed), None)
         if free is not None:
-            return free, await svc.seats.claim(table_id, free, name), False
+            return free, await svc.seats.claim(table_id, free, name, renumber=True), False
         async with t.lock:
             seat = next((i for i, s in enumerate(t.seats) if is_open(t, s)), None)
             if seat is None or t.status != "playing":
                 raise ServiceError(409, "no open seat at this table", "no_open_seat")
+            # A stranger did not choose the table: a name taken there gets a number.
+            name = distinct_name(name, names_at(t, seat), NAME_LIMIT)
             token = secrets.token_urlsafe(32)
             th = hash_token(token)
             try:

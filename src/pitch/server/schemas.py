@@ -11,7 +11,7 @@ from pitch.bots.registry import levels, network_spec
 from pitch.engine import RulesError
 from pitch.engine.rules import OPTIONS, check_options
 from pitch.server.records_check import MAX_GAMES
-from pitch.server.text import one_line
+from pitch.server.text import NAME_LIMIT, one_line
 
 
 def check_bot_spec(text: str) -> str:
@@ -99,12 +99,12 @@ class CreateTable(_In):
 
 
 class ClaimSeat(_In):
-    name: Annotated[str, Field(min_length=1, max_length=32)]
+    name: Annotated[str, Field(min_length=1, max_length=NAME_LIMIT)]
 
     @field_validator("name")
     @classmethod
     def _name(cls, v: str) -> str:
-        name = one_line(v, 32)
+        name = one_line(v, NAME_LIMIT)
         if name is None:
             raise ValueError("a name needs at least one printable character")
         return name

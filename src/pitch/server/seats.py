@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 
 from pitch.engine import GameState
 from pitch.server.errors import ServiceError
-from pitch.server.live import deal_if_needed, hash_token
+from pitch.server.live import deal_if_needed, hash_token, names_at
 from pitch.server.play import broadcast
 from pitch.server.schemas import LeftTable
+from pitch.server.text import NAME_LIMIT, distinct_name, name_key
 from pitch.store import EventRow, StaleWrite
 
 if TYPE_CHECKING:
@@ -24,9 +25,11 @@ class SeatClaims:
     def __init__(self, svc: TableService) -> None:
         self.svc = svc
 
-    async def claim(self, table_id: str, seat: int, name: str) -> str:
+    async def claim(self, table_id: str, seat: int, name: str, *, renumber: bool = False) -> str:
         """Take the open human ``seat`` under ``name``; the answer is its token. The
-        claim that fills the table starts the game (its first deal)."""
+        claim that fills the table starts the game (its first deal). A name another
+        seat goes by is refused, or with ``renumber`` (quick play, where the player did
+        not choose the table) given a number (:func:`distinct_name`)."""
         svc = self.svc
         t = await svc.lifecycle.find(table_id, live=True)
         if not 0 <= seat < len(t.seats):
@@ -37,6 +40,14 @@ class SeatClaims:
                 raise ServiceError(409, f"seat {seat} is a bot's", "seat_is_bot", seat=seat)
             if s.token_hash is not None:
                 raise ServiceError(409, f"seat {seat} is taken", "seat_taken", seat=seat)
+            others = names_at(t, seat)
+            if renumber:
+                name = distinct_name(name, others, NAME_LIMIT)
+            elif name_key(name) in {name_key(n) for n in others}:
+                # Two players of one name make the table's log and chat ambiguous.
+                raise ServiceError(
+                    409, f"someone at this table goes by {name!r} already", "name_taken"
+                )
             token = secrets.token_urlsafe(32)
             th = hash_token(token)
             last = all(x.claimed or x is s for x in t.seats)

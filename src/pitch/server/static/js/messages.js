@@ -52,6 +52,7 @@ function knownError(code, extra) {
     no_seat: t("There is no such seat at this table."),
     seat_taken: t("Seat {n} is taken.", seat),
     seat_is_bot: t("Seat {n} is a bot's.", seat),
+    name_taken: t("Someone at this table already goes by that name; choose another."),
     seat_changed: t("Seat {n} changed meanwhile; try again.", seat),
     try_again: t("The table changed meanwhile; try again."),
     not_over: t("The game is not over yet."),
