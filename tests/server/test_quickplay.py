@@ -226,9 +226,10 @@ def test_a_request_cannot_make_a_table_quick_play_sends_strangers_to(tmp_path: P
 
 def test_a_stranger_whose_name_is_taken_at_the_table_gets_a_number(quick_server: str) -> None:
     # Quick play chose the table, not the player: a name another seat there goes by
-    # (told apart without case) is numbered, never refused.
+    # (told apart without case) is numbered, never refused. Seven players: no other
+    # test here asks for that table, so quick play makes a fresh one.
     base = quick_server
-    table = httpx.post(f"{base}/api/quickplay", json={"rules": {"players": 5}}).json()["table"]
+    table = httpx.post(f"{base}/api/quickplay", json={"rules": {"players": 7}}).json()["table"]
     seat = lambda name: httpx.post(  # noqa: E731
         f"{base}/api/tables/{table}/quickseat", json={"name": name}, timeout=20
     )
