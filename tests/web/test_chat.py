@@ -38,7 +38,7 @@ def test_chat_between_two_browsers(browser: Any, server_url: str) -> None:
     shot(ada, "chat-en-desktop")
     # Mute: the other's lines are hidden (and counted), one's own stay.
     ada.click("#chat-mute")
-    expect(ada.locator("#chat-log .muted-note")).to_be_visible()
+    expect(ada.locator("#chat-log .muted-note")).to_have_text("Lines muted: 1")
     expect(ada.locator("#chat-log li", has_text="привет")).to_have_count(0)
     expect(ada.locator("#chat-log li", has_text="Good luck!")).to_have_count(1)
     ada.click("#chat-mute")

@@ -89,7 +89,7 @@ function drawLog() {
     }
     C.log.append(h("li", { class: l.seat === C.me ? "mine" : "" }, h("b", {}, l.name || t("Spectator")), " ", lineWords(l)));
   }
-  if (hidden) C.log.append(h("li", { class: "muted-note" }, t("{n} lines muted", { n: hidden })));
+  if (hidden) C.log.append(h("li", { class: "muted-note" }, t("Lines muted: {n}", { n: hidden })));
   C.log.scrollTop = C.log.scrollHeight;
 }
 
