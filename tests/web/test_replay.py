@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from pitch.engine import game_record, replay_record
-from tests.web.conftest import DATA, shot
+from tests.web.conftest import DATA, PHONE, new_page, shot
 
 RANK_NAMES = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
 SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
@@ -197,3 +197,26 @@ def test_replay_survives_a_server_it_does_not_expect(
         "The server could not be reached to check this record."
     )
     assert page.evaluate("window.__pwned") is None
+
+
+def test_replay_names_bots_in_the_readers_language(browser: Any, server_url: str, tmp_path: Any) -> None:
+    # A record names bots language-neutrally (live.py names); the viewer says them in the
+    # reader's language and leaves a player's own name alone, even one shaped like a bot's.
+    rec = json.loads((DATA / "solo4.jsonl").read_text().splitlines()[0])
+    rec["players"] = ["Ann", "Bot 2 (club)", "Tess, then Bot 3 (master)", "Bot 4 (random), then Bo"]
+    path = tmp_path / "bots.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    page = new_page(browser, locale="ru-RU", **PHONE)
+    page.goto(server_url + "/#replay")
+    page.wait_for_selector("body.ready")
+    page.set_input_files("#record-file", str(path))
+    expect(page.locator(".replay-controls")).to_be_visible()
+    expect(page.locator("#replay-seat option")).to_have_text(
+        ["Ann", "Бот 2 (Клубный игрок)", "Tess, затем Бот 3 (Мастер)", "Бот 4 (Новичок), затем Bo"]
+    )
+    page.click("[data-action=last]")
+    expect(page.locator(".score-sheet thead th")).to_contain_text(["Бот 2 (Клубный игрок)"])
+    shot(page, "replay-bots-ru-phone", full=False)
+    assert page.evaluate("() => [...window.pitchI18n.missing]") == []
+    assert page.js_errors == []
+    page.context.close()

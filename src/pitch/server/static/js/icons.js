@@ -5,10 +5,11 @@ import { emSize, s } from "./dom.js";
 const PATHS = {
   first: "M4 4h3v16H4zM20 4v16L8 12z",
   prevHand: "M12 4v16L2 12zM22 4v16L12 12z",
-  prev: "M17 4v16L6 12z",
+  // One step is a chevron, so it never looks like play (a solid triangle).
+  prev: "M15.5 4 18 6.5 12.5 12l5.5 5.5-2.5 2.5-8-8z",
   play: "M7 4v16l12-8z",
   pause: "M6 4h4v16H6zM14 4h4v16h-4z",
-  next: "M7 4v16l11-8z",
+  next: "M8.5 4 6 6.5l5.5 5.5L6 17.5 8.5 20l8-8z",
   nextHand: "M2 4v16l10-8zM12 4v16l10-8z",
   last: "M4 4v16l12-8zM17 4h3v16h-3z",
   book: "M2 5c3.5-1.2 7-1 9.2 1.2V20C9 18 5.5 17.8 2 19zM22 5c-3.5-1.2-7-1-9.2 1.2V20c2.2-2 5.7-2.2 9.2-1z",

@@ -5,6 +5,7 @@ import { cardName, sortHand } from "./cards.js";
 import { clear, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
+import { levelName } from "./levels.js";
 import { framesOf, isRule, MAX_GAMES, parseRecords, RecordError, verifyRecords, VerifyError } from "./record.js";
 import * as settings from "./settings.js";
 import { handSummary, scoreSheet, seatName, winnerText, sideName } from "./summary.js";
@@ -133,8 +134,31 @@ function loader() {
   return box;
 }
 
+/** The players' names in the reader's language. A record names bots language-neutrally
+ *  (server live.py `names`: "Bot 2 (club)", "Tess, then Bot 2 (club)", "Bot 2 (club),
+ *  then Ann"); a player's own name is shown as it is. */
+function names() {
+  return game.names && game.names.map(recordName); // a record may name nobody
+}
+
+const BOT_NAME = /^Bot (\d{1,2}) \(([^()]*)\)$/;
+
+function recordName(raw) {
+  if (typeof raw !== "string") return raw;
+  const bot = (x) => {
+    const m = BOT_NAME.exec(x);
+    return m ? `${t("Bot {n}", { n: Number(m[1]) })} (${levelName(m[2])})` : x;
+  };
+  const parts = raw.split(", then ");
+  if (parts.length === 2) {
+    const [first, second] = parts.map(bot);
+    if (first !== parts[0] || second !== parts[1]) return t("{first}, then {second}", { first, second });
+  }
+  return bot(raw);
+}
+
 function describe(f) {
-  const name = (s) => seatName(game.names, s);
+  const name = (s) => seatName(names(), s);
   switch (f.kind) {
     case "deal":
       return t("Hand {n}: {name} deals.", { n: f.hand + 1, name: name(f.dealer) });
@@ -149,7 +173,7 @@ function describe(f) {
     case "result":
       return t("Hand {n} is over.", { n: f.hand + 1 });
     default:
-      return winnerText(game.rules, game.names, f.winner);
+      return winnerText(game.rules, names(), f.winner);
   }
 }
 
@@ -186,7 +210,7 @@ function draw() {
       },
     },
     Array.from({ length: n }, (_, s) =>
-      h("option", { value: String(s), selected: s === viewer }, seatName(game.names, s)),
+      h("option", { value: String(s), selected: s === viewer }, seatName(names(), s)),
     ),
   );
   const gamePick =
@@ -218,7 +242,7 @@ function draw() {
     board,
     {
       rules: game.rules,
-      names: game.names,
+      names: names(),
       me: viewer,
       dealer: f.dealer,
       pitcher: f.pitcher,
@@ -234,20 +258,20 @@ function draw() {
   );
   const myHand = h(
     "div",
-    { class: "hand replay-hand", "aria-label": t("Cards of {name}", { name: seatName(game.names, viewer) }) },
+    { class: "hand replay-hand", "aria-label": t("Cards of {name}", { name: seatName(names(), viewer) }) },
     open[viewer].map((c) => cardEl(c)),
   );
   const side = h("aside", { class: "side-panel" });
-  if (f.result) side.append(handSummary(game.rules, game.names, f.result, f.hand + 1));
+  if (f.result) side.append(handSummary(game.rules, names(), f.result, f.hand + 1));
   if (f.kind === "over")
-    side.prepend(h("p", { class: "winner-line" }, winnerText(game.rules, game.names, f.winner)));
+    side.prepend(h("p", { class: "winner-line" }, winnerText(game.rules, names(), f.winner)));
   const results = game.frames.filter((x) => x.kind === "result" && x.hand <= f.hand && (x.hand < f.hand || f.result));
-  side.append(scoreSheet(game.rules, game.names, results.map((x) => x.result)));
+  side.append(scoreSheet(game.rules, names(), results.map((x) => x.result)));
   const scoreNow = h(
     "ul",
     { class: "score-line current" },
     f.scores.map((s, side2) =>
-      h("li", {}, h("span", { class: "who" }, sideName(game.rules, game.names, side2)), h("b", {}, String(s))),
+      h("li", {}, h("span", { class: "who" }, sideName(game.rules, names(), side2)), h("b", {}, String(s))),
     ),
   );
   root.append(
