@@ -153,8 +153,15 @@ window.addEventListener("hashchange", moved);
 const IN_APP = /^\/(?:t\/[a-z0-9]+\/?|rules)?(?:#[\w.-]*)?$/;
 
 document.addEventListener("click", (e) => {
-  // Links to the app's pages go through the router instead of reloading.
   const a = e.target.closest?.("a[href]");
+  // The skip link only moves focus: as a new #main address the router would draw the
+  // page again (and a table would reconnect).
+  if (a?.classList.contains("skip-link")) {
+    e.preventDefault();
+    document.getElementById("main").focus();
+    return;
+  }
+  // Links to the app's pages go through the router instead of reloading.
   if (!a || a.target || a.hasAttribute("download") || !IN_APP.test(a.getAttribute("href"))) return;
   if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
   e.preventDefault();

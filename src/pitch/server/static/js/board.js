@@ -132,7 +132,7 @@ export function renderBoard(board, model, previous = new Set(), facts = null) {
   }
   // The middle: the trick, each card on a small oval towards the seat that played it.
   const mid = h("div", { class: "middle" });
-  const trickEl = h("div", { class: "trick", "aria-label": t("Cards on the table") });
+  const trickEl = h("div", { class: "trick", role: "group", "aria-label": t("Cards on the table") });
   for (const { seat, card } of model.trick?.cards || []) {
     const pos = seatPosition(seat, model.me, n);
     const key = `${seat}:${card}`;

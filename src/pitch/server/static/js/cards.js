@@ -212,7 +212,7 @@ export function suitName(suit) {
 /** Short card text with a coloured suit symbol, as an element. */
 export function cardInline(text) {
   const { rank, suit } = parseCard(text);
-  return h("span", { class: "card-inline", "aria-label": cardName(text) }, rankLabel(rank), suitIcon(SUITS[suit]));
+  return h("span", { class: "card-inline", role: "img", "aria-label": cardName(text) }, rankLabel(rank), suitIcon(SUITS[suit]));
 }
 
 /** Sort a hand for display: by suit (alternating colours), then rank high to low. */

@@ -81,6 +81,10 @@ function hideToast(box, ms) {
 
 /** Announce to screen readers without showing anything. */
 export function announce(text) {
+  // A log: each announcement is a new line, so a quick one does not cut off the last
+  // before it was read (a replaced text is); only the last few are kept.
   const box = document.getElementById("announcer");
-  if (box) box.textContent = text;
+  if (!box) return;
+  box.append(h("p", {}, text));
+  while (box.childElementCount > 5) box.firstElementChild.remove();
 }

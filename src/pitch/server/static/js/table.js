@@ -166,14 +166,21 @@ function onState(m) {
       setTimeout(draw, settings.duration(1200) + 20);
       sound.trick();
     }
+    // One sentence for a screen reader per state: the move, the trick's winner, your turn.
+    const said = [];
     if (m.last && m.last.seat !== S.seat) {
       const text = m.last.text;
-      announce(/^[2-9TJQKA]/i.test(text) ? t("{name} plays {card}.", { name: name(m.last.seat), card: cardName(text) }) : text === "pass" ? t("{name} passes.", { name: name(m.last.seat) }) : t("{name} bids {n}.", { name: name(m.last.seat), n: text.split(" ")[1] }));
+      said.push(/^[2-9TJQKA]/i.test(text) ? t("{name} plays {card}.", { name: name(m.last.seat), card: cardName(text) }) : text === "pass" ? t("{name} passes.", { name: name(m.last.seat) }) : t("{name} bids {n}.", { name: name(m.last.seat), n: text.split(" ")[1] }));
       if (/^[2-9TJQKA]/i.test(text)) sound.card();
     }
+    if (done && Number.isInteger(done.winner)) said.push(t("{name} won the trick.", { name: name(done.winner) }));
     if (g.hands_played > pg.hands_played && g.last_hand) toast(handResultText(g, g.last_hand));
     madeFor(m, prev);
-    if (g.turn === S.seat && pg.turn !== S.seat) sound.turn();
+    if (g.turn === S.seat && pg.turn !== S.seat) {
+      sound.turn();
+      if (!over(g)) said.push(g.phase === "bid" ? t("Your turn to bid.") : t("Your turn: play a card."));
+    }
+    if (said.length) announce(said.join(" "));
     if (g.winner !== null && pg.winner === null) sound.win();
   }
   // A hint is for one state: drop it when the turn passes or the game moves on (the
@@ -297,18 +304,22 @@ function focusKey() {
   if (!el || !root.contains(el)) return null;
   if (el.dataset.card) return `.hand [data-card="${el.dataset.card}"]`;
   if (el.dataset.action) return `[data-action="${el.dataset.action}"]`;
+  if (el.dataset.phrase) return `[data-phrase="${el.dataset.phrase}"]`;
   return el.id ? `#${el.id}` : null;
+}
+
+/** Where focus goes when its control is gone after a redraw (a bid made, the last card
+ *  played): the next thing the player will do, else the page, never the document body. */
+function nextFocus() {
+  return root.querySelector(".hand .card.legal") || root.querySelector(".hand .card") || root.querySelector("#actions button:not([disabled])") || document.getElementById("main");
 }
 
 function draw() {
   if (!root) return;
+  const had = root.contains(document.activeElement) && document.activeElement !== root;
   const focus = focusKey();
-  const inHand = focus?.startsWith(".hand");
   drawPage();
-  if (focus) {
-    const el = root.querySelector(focus) || (inHand ? root.querySelector(".hand .card") : null);
-    el?.focus();
-  }
+  if (had) ((focus && root.querySelector(focus)) || nextFocus()).focus();
 }
 
 function drawPage() {
@@ -617,7 +628,11 @@ function showLastTrick() {
     h("p", {}, t("{name} won the trick.", { name: name(tr.winner) })),
     h("form", { method: "dialog" }, h("button", { class: "primary" }, t("Close"))),
   );
-  dlg.addEventListener("close", () => dlg.remove());
+  dlg.addEventListener("close", () => {
+    dlg.remove();
+    // The button that opened it may have been drawn again meanwhile: focus today's.
+    (root?.querySelector("#last-trick-button:not([disabled])") || nextFocus()).focus();
+  });
   document.body.append(dlg);
   dlg.showModal();
 }
