@@ -199,7 +199,9 @@ def test_replay_survives_a_server_it_does_not_expect(
     assert page.evaluate("window.__pwned") is None
 
 
-def test_replay_names_bots_in_the_readers_language(browser: Any, server_url: str, tmp_path: Any) -> None:
+def test_replay_names_bots_in_the_readers_language(
+    browser: Any, server_url: str, tmp_path: Any
+) -> None:
     # A record names bots language-neutrally (live.py names); the viewer says them in the
     # reader's language and leaves a player's own name alone, even one shaped like a bot's.
     rec = json.loads((DATA / "solo4.jsonl").read_text().splitlines()[0])
