@@ -40,6 +40,15 @@ def test_quick_play_two_strangers_one_table(browser: Any, server_url: str) -> No
     bob.goto(server_url + "/")
     expect(bob.locator("#quick-play")).to_have_text("Играть сейчас")
     shot(bob, "lobby-quick-play-phone-ru")
+    # No name: said next to the field, in his language, until he types one.
+    bob.fill("input[name=player-name]", "  ")
+    bob.click("#quick-play")
+    expect(bob.locator("#player-name-error")).to_have_text("Введите своё имя.")
+    expect(bob.locator("input[name=player-name]")).to_have_attribute("aria-invalid", "true")
+    expect(bob.locator("input[name=player-name]")).to_be_focused()
+    shot(bob, "lobby-blank-name-phone-ru", full=False)
+    bob.fill("input[name=player-name]", "Б")
+    expect(bob.locator("#player-name-error")).to_have_count(0)
     assert _quick(bob, server_url, "Боб") == table
     bob.wait_for_function(WAITING)
     seat = bob.evaluate("() => window.pitchTable.waiting")

@@ -202,7 +202,9 @@ function draw() {
     h("a", { class: "button", href: "/#replay" }, t("Open the replay viewer")),
   );
   // Quick play, then My tables (hidden while there are none): a returning player's way back.
-  root.append(h("h1", {}, t("Play Pitch")), quickPanel(nameInput, sel), myTablesPanel(), h("div", { class: "lobby-grid" }, f, h("div", {}, join, replay)));
+  // The name serves quick play and a new table alike: it stands above both.
+  const you = h("div", { class: "form-row lobby-name" }, h("label", {}, t("Your name"), nameInput));
+  root.append(h("h1", {}, t("Play Pitch")), you, quickPanel(nameInput, sel), myTablesPanel(), h("div", { class: "lobby-grid" }, f, h("div", {}, join, replay)));
 }
 
 /** Turn timer, what happens when someone leaves, and which bot stands in (server options). */
@@ -372,7 +374,6 @@ function quickPanel(nameInput, sel) {
     { class: "panel quick-play", "aria-labelledby": "quick-title" },
     h("h2", { id: "quick-title" }, t("Quick play")),
     h("p", { class: "muted" }, t("A seat at once: at a table with these rules where a bot keeps a seat for the next person, or at a new one with bots, open to others.")),
-    h("div", { class: "form-row" }, h("label", {}, t("Your name"), nameInput)),
     h(
       "div",
       { class: "form-row" },

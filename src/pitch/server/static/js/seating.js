@@ -12,7 +12,20 @@ import * as settings from "./settings.js";
 export function takeName(input) {
   const name = input.value.trim();
   if (!name) {
-    toast(t("Please enter your name."), "error");
+    // Said next to the field (and to a screen reader), not in a toast that may cover it.
+    const id = `${input.name || input.id}-error`;
+    if (!document.getElementById(id)) input.after(h("p", { class: "error-text field-error", id, role: "alert" }, t("Please enter your name.")));
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", id);
+    input.addEventListener(
+      "input",
+      () => {
+        document.getElementById(id)?.remove();
+        input.removeAttribute("aria-invalid");
+        input.removeAttribute("aria-describedby");
+      },
+      { once: true },
+    );
     input.focus();
     return null;
   }
