@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from pitch.engine import verify_record
@@ -362,3 +364,23 @@ def test_download_the_record(browser: Any, server_url: str, tmp_path: Path) -> N
     assert page.evaluate("() => window.notReloaded") is True
     assert page.js_errors == []
     page.context.close()
+
+
+def test_the_host_waiting_for_a_friend_can_leave(browser: Any, server_url: str) -> None:
+    # The waiting screen is no dead end: it marks the host's own seat, leads back to the
+    # lobby, and Leave gives the seat up: a waiting table where nobody holds a seat any
+    # more is abandoned, deleted (server seats.py).
+    host = new_page(browser, locale="ru-RU", **PHONE)
+    table = _create(host, server_url, players=2, seats={1: "human"})
+    expect(host.locator("#waiting .you-tag")).to_have_text("Вы")
+    expect(host.locator("#waiting a[href='/']")).to_be_visible()
+    shot(host, "waiting-for-friend-ru-phone", full=False)
+    host.on("dialog", lambda d: d.accept())
+    host.click("#leave-table")
+    host.wait_for_function("() => location.pathname === '/'")
+    expect(host.locator("#create-table")).to_be_visible()
+    with pytest.raises(urllib.error.HTTPError) as gone:
+        urllib.request.urlopen(f"{server_url}/api/tables/{table}")
+    assert gone.value.code == 404
+    assert host.js_errors == []
+    host.context.close()

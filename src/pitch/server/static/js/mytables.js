@@ -150,19 +150,25 @@ function button(action, label, onclick) {
 }
 
 async function leave(r, question) {
-  if (!window.confirm(question)) return;
-  const token = heldSeats().find((s) => s.table === r.table)?.token;
+  if (await leaveTable(r.table, r.status === "playing", question)) await refresh();
+}
+
+/** Leave (or, in a game under way, resign) this browser's seat at `table` once the
+ *  player confirms `question`; true when the seat is no longer theirs. */
+export async function leaveTable(table, playing, question) {
+  if (!window.confirm(question)) return false;
+  const token = heldSeats().find((s) => s.table === table)?.token;
   try {
-    if (token) await api.leave(r.table, token);
+    if (token) await api.leave(table, token);
   } catch (e) {
     if (e.status !== 403 && e.status !== 404) {
       toast(t("Could not leave the table: {why}", { why: apiError(e) }), "error");
-      return;
+      return false;
     }
   }
-  forget(r.table);
-  toast(r.status === "playing" ? t("You resigned; a bot plays your seat.") : t("You left the table."));
-  await refresh();
+  forget(table);
+  toast(playing ? t("You resigned; a bot plays your seat.") : t("You left the table."));
+  return true;
 }
 
 async function replay(r) {

@@ -5,6 +5,7 @@ import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { apiError } from "./messages.js";
 import { levelName } from "./levels.js";
+import { leaveTable } from "./mytables.js";
 import * as settings from "./settings.js";
 
 /** The name typed in ``input``, remembered for next time; null (and the player told,
@@ -130,7 +131,7 @@ export function waitingPanel(S, names) {
         "li",
         {},
         h("span", {}, h("b", {}, t("Seat {n}", { n: s.seat + 1 })), " — ", s.kind === "bot" ? `${t("Bot")} (${levelName(s.bot || "")})` : s.claimed ? names[s.seat] : t("waiting for a friend…")),
-        s.seat === S.seat ? h("span", { class: "badge pitcher" }, "★") : null,
+        s.seat === S.seat ? h("span", { class: "you-tag" }, t("You")) : null,
       ),
     ),
   );
@@ -142,5 +143,23 @@ export function waitingPanel(S, names) {
     h("p", {}, t("Send this link to the friends you invited. The game starts when every seat is taken.")),
     h("div", { class: "invite" }, input, copy),
     seats,
+    h(
+      "div",
+      { class: "form-row" },
+      h("a", { href: "/", class: "button" }, t("Back to the lobby")),
+      S.seat !== null && S.seat !== undefined
+        ? h(
+            "button",
+            {
+              type: "button",
+              id: "leave-table",
+              onclick: async () => {
+                if (await leaveTable(S.id, false, t("Leave this table? Your seat is open again for someone else."))) window.pitchNavigate("/");
+              },
+            },
+            t("Leave"),
+          )
+        : null,
+    ),
   );
 }
