@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx
 from playwright.sync_api import expect
 
-from tests.web.conftest import PHONE, new_page, post_json, serving, shots
+from tests.web.conftest import PHONE, new_page, post_json, serving, shot, shots
 
 SEAT_TAKEN = {
     "en": "Could not take the seat: Seat 1 is taken.",
@@ -152,3 +153,29 @@ def test_an_invite_link_with_no_such_table_says_so(browser: Any, tmp_path: Path)
             assert page.evaluate("() => [...window.pitchI18n.missing]") == []
             assert page.js_errors == []
             page.context.close()
+
+
+def test_an_address_with_no_page_says_so_and_the_api_still_answers_json(
+    browser: Any, server_url: str
+) -> None:
+    # A mistyped address is the app's "Page not found" (status 404, the reader's
+    # language), not a bare {"detail": "Not Found"}; the API and files keep their JSON 404.
+    for path, kind in (
+        ("/nonexistent/page", "text/html"),
+        ("/tables", "text/html"),
+        ("/api/nonexistent", "application/json"),
+        ("/js/nonexistent.js", "application/json"),
+    ):
+        r = httpx.get(server_url + path)
+        assert r.status_code == 404 and r.headers["content-type"].startswith(kind), path
+    page = new_page(browser, locale="ru-RU", **PHONE)
+    response = page.goto(f"{server_url}/nonexistent/page")
+    assert response is not None and response.status == 404
+    expect(page.locator("main h1")).to_have_text("Страница не найдена")
+    expect(page).to_have_title("Страница не найдена")
+    shot(page, "page-not-found-ru-phone", full=False)
+    page.click("main a[href='/']")
+    expect(page.locator("#create-table")).to_be_visible()
+    assert page.evaluate("() => [...window.pitchI18n.missing]") == []
+    assert page.js_errors == []
+    page.context.close()

@@ -13,9 +13,12 @@ from pathlib import Path
 
 import fastapi_offline
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
 
 from pitch.server.errors import ServiceError
 from pitch.server.guard import Guard
@@ -47,6 +50,22 @@ async def _invalid(_req: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": errors, "code": "bad_request"}, status_code=422)
 
 
+def _is_page(path: str) -> bool:
+    """A path a person may type or follow to a page: not the API, a socket, or a file
+    (a name with a dot: a script, a picture, a catalog)."""
+    first = path.lstrip("/").split("/", 1)[0]
+    return first not in ("api", "ws", "docs-assets") and "." not in path.rsplit("/", 1)[-1]
+
+
+async def _http_error(req: Request, exc: Exception) -> Response:
+    """A page that does not exist is the web client's "Page not found" (404, in the
+    reader's language), not a bare JSON answer; everything else as FastAPI answers it."""
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404 and req.method in ("GET", "HEAD") and _is_page(req.url.path):
+        return FileResponse(STATIC / "index.html", status_code=404)
+    return await http_exception_handler(req, exc)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     service = TableService(settings)
@@ -70,7 +89,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,  # our own /docs page (routes/pages.py): Swagger UI, no CDN
         redoc_url=None,
-        exception_handlers={ServiceError: _service_error, RequestValidationError: _invalid},
+        exception_handlers={
+            ServiceError: _service_error,
+            RequestValidationError: _invalid,
+            HTTPException: _http_error,
+        },
     )
     app.state.service = service
     app.state.limits = Limits.of(settings)

@@ -20,7 +20,8 @@ function route() {
   if (location.hash.startsWith("#replay")) return { name: "replay" };
   if (m) return { name: "table", id: m[1] };
   if (/^\/rules\/?$/.test(location.pathname)) return { name: "rules" };
-  return { name: "lobby" };
+  if (/^\/(index\.html)?$/.test(location.pathname)) return { name: "lobby" };
+  return { name: "missing" };
 }
 
 async function show() {
@@ -39,6 +40,12 @@ async function show() {
   } else if (r.name === "table") {
     page = await import("./table.js");
     await page.showTable(main, r.id);
+  } else if (r.name === "missing") {
+    page = null;
+    document.title = t("Page not found");
+    main.append(
+      h("section", { class: "panel" }, h("h1", {}, t("Page not found")), h("p", {}, t("There is no page at this address.")), h("a", { href: "/", class: "button primary" }, t("Back to the lobby"))),
+    );
   } else {
     page = await import("./lobby.js");
     await page.showLobby(main);
