@@ -97,6 +97,12 @@ def test_my_tables_resume_leave_resign_replay_download(
             "data-status", name
         )
     expect(page.locator("#my-tables h2")).to_have_text("My tables")
+    # Each row's buttons are alike: to a screen reader each names its own table.
+    for tid, _tok in tables.values():
+        for action in page.locator(f'#my-tables li[data-table="{tid}"] [data-action]').all():
+            expect(action).to_have_accessible_description(
+                page.locator(f"#my-table-{tid}").inner_text()
+            )
     assert page.evaluate("() => localStorage.getItem('pitch.token.zzzzzzzzzz')") is None
     _fits(page)
     shot(page, "my-tables-1280-en", full=False)

@@ -118,13 +118,16 @@ function draw() {
 }
 
 function row(r) {
-  const open = h("a", { class: "button primary", href: `/t/${r.table}`, dataset: { action: "open" } }, r.status === "over" ? t("Show") : t("Resume"));
+  // Every row has the same buttons: each names its table to a screen reader.
+  const whoId = `my-table-${r.table}`;
+  const button = (action, label, onclick) => h("button", { type: "button", dataset: { action }, "aria-describedby": whoId, onclick }, label);
+  const open = h("a", { class: "button primary", href: `/t/${r.table}`, dataset: { action: "open" }, "aria-describedby": whoId }, r.status === "over" ? t("Show") : t("Resume"));
   const actions = [open];
   if (r.status === "waiting") actions.push(button("leave", t("Leave"), () => leave(r, t("Leave this table? Your seat is open again for someone else."))));
   if (r.status === "playing") actions.push(button("resign", t("Resign"), () => leave(r, t("Resign this game? A bot plays your seat to the end."))));
   if (r.status === "over") {
     actions.push(button("replay", t("Watch the replay"), () => replay(r)));
-    actions.push(h("a", { class: "button", href: api.recordUrl(r.table), download: `pitch-${r.table}.json`, dataset: { action: "download" } }, t("Download the record")));
+    actions.push(h("a", { class: "button", href: api.recordUrl(r.table), download: `pitch-${r.table}.json`, dataset: { action: "download" }, "aria-describedby": whoId }, t("Download the record")));
     actions.push(button("forget", t("Remove from the list"), () => {
       forget(r.table);
       rows = rows.filter((x) => x.table !== r.table);
@@ -137,16 +140,12 @@ function row(r) {
     h(
       "span",
       { class: "my-table-text" },
-      h("b", {}, who(r)),
+      h("b", { id: whoId }, who(r)),
       h("br"),
       h("span", { class: "muted" }, [statusText(r), t("Seat {n}", { n: r.seat + 1 }), when(r.updated_at)].filter(Boolean).join(" · ")),
     ),
     h("span", { class: "invite" }, actions),
   );
-}
-
-function button(action, label, onclick) {
-  return h("button", { type: "button", dataset: { action }, onclick }, label);
 }
 
 async function leave(r, question) {
