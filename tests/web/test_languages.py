@@ -34,6 +34,8 @@ def test_language_renders_every_string(browser: Any, server_url: str, lang: str)
     shot(page, f"replay-{lang}")
     page.click("#settings-button")
     expect(page.locator("dialog.settings")).to_be_visible()
+    expect(page.locator("dialog.settings .keys-help")).to_contain_text("1–4")
+    shot(page, f"settings-{lang}", full=False)
     assert _missing(page) == []
     if lang != "en":
         # Nothing English is left on the page (names and numbers aside).

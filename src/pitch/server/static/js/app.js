@@ -132,6 +132,8 @@ function openSettings() {
         speeds.map(([v, l]) => h("option", { value: v, selected: settings.get("speed") === v }, l)),
       ),
     ),
+    // The table's keys (also on each control as aria-keyshortcuts), so they are found.
+    h("p", { class: "muted small keys-help" }, t("Keys at the table: P pass, 1–4 bid, H hint, L last trick; ← → move between your cards, Enter plays one.")),
     h(
       "form",
       { method: "dialog" },
