@@ -165,9 +165,11 @@ def test_an_address_with_no_page_says_so_and_the_api_still_answers_json(
         ("/tables", "text/html"),
         ("/api/nonexistent", "application/json"),
         ("/js/nonexistent.js", "application/json"),
+        ("/%3Cscript%3Ealert(1)%3C/script%3E/" + "x" * 4000, "text/html"),
     ):
         r = httpx.get(server_url + path)
         assert r.status_code == 404 and r.headers["content-type"].startswith(kind), path
+        assert "alert(1)" not in r.text and "xxxx" not in r.text  # the path never comes back
     page = new_page(browser, locale="ru-RU", **PHONE)
     response = page.goto(f"{server_url}/nonexistent/page")
     assert response is not None and response.status == 404

@@ -43,6 +43,7 @@ def test_quick_play_two_strangers_one_table(browser: Any, server_url: str) -> No
     # No name: said next to the field, in his language, until he types one.
     bob.fill("input[name=player-name]", "  ")
     bob.click("#quick-play")
+    bob.click("#quick-play")  # a second try: still one message
     expect(bob.locator("#player-name-error")).to_have_text("Введите своё имя.")
     expect(bob.locator("input[name=player-name]")).to_have_attribute("aria-invalid", "true")
     expect(bob.locator("input[name=player-name]")).to_be_focused()

@@ -15,18 +15,21 @@ export function takeName(input) {
   if (!name) {
     // Said next to the field (and to a screen reader), not in a toast that may cover it.
     const id = `${input.name || input.id}-error`;
-    if (!document.getElementById(id)) input.after(h("p", { class: "error-text field-error", id, role: "alert" }, t("Please enter your name.")));
-    input.setAttribute("aria-invalid", "true");
-    input.setAttribute("aria-describedby", id);
-    input.addEventListener(
-      "input",
-      () => {
-        document.getElementById(id)?.remove();
-        input.removeAttribute("aria-invalid");
-        input.removeAttribute("aria-describedby");
-      },
-      { once: true },
-    );
+    if (!document.getElementById(id)) {
+      // Once per error shown (a second empty try keeps it): typing takes it away.
+      input.after(h("p", { class: "error-text field-error", id, role: "alert" }, t("Please enter your name.")));
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", id);
+      input.addEventListener(
+        "input",
+        () => {
+          document.getElementById(id)?.remove();
+          input.removeAttribute("aria-invalid");
+          input.removeAttribute("aria-describedby");
+        },
+        { once: true },
+      );
+    }
     input.focus();
     return null;
   }
