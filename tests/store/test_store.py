@@ -31,6 +31,38 @@ def test_migrations_match_the_models(db: Database) -> None:
     db.migrate()  # a second run is a no-op
 
 
+def test_each_database_makes_one_client_key_and_erases_the_unkeyed_hashes(
+    tmp_path: Path,
+) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from pitch.store.db import MIGRATIONS
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    old = Database(url, migrate=False)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with old.engine.begin() as conn:  # a database of before the key (0006)
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0006")
+    TableRepo(old).create(
+        table_id="t1", creator="0123456789abcdef", rules={}, options={}, first_dealer=0, seats=[]
+    )
+    old.migrate()
+    with old.engine.connect() as conn:
+        assert conn.scalar(text("SELECT creator FROM tables")) == "erased"
+    key = TableRepo(old).client_secret()
+    old.close()
+    again = Database(url)  # another process, or a restart: the same key
+    assert TableRepo(again).client_secret() == key and len(key) == 32
+    again.close()
+    other = Database(f"sqlite:///{tmp_path / 'other.db'}")
+    assert TableRepo(other).client_secret() != key
+    other.close()
+
+
 def test_events_round_trip_and_stale_writes_fail(db: Database) -> None:
     repo = TableRepo(db)
     repo.create(

@@ -97,6 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.service = service
     app.state.limits = Limits.of(settings)
+    app.state.client_secret = service.repo.client_secret()
     origins = [*settings.allowed_origins, *([settings.public_url] if settings.public_url else [])]
     app.add_middleware(
         Guard,

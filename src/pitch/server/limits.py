@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import ipaddress
 import time
 from collections import OrderedDict
@@ -71,13 +72,17 @@ def client_address(host: str | None) -> str:
     return str(ip)
 
 
-def client_key(host: str | None) -> str:
-    """A short hash of the client's address (:func:`client_address`): limits need
-    identity, the database need not keep addresses.
+def client_key(host: str | None, secret: bytes) -> str:
+    """A short keyed hash of the client's address (:func:`client_address`): limits need
+    identity, the database need not keep addresses. The key (``secret``, one per
+    database) keeps the hash from being reversed by hashing every IPv4 address.
 
-    >>> client_key("2001:db8::1") == client_key("2001:db8::ffff:1")
+    >>> client_key("2001:db8::1", b"k") == client_key("2001:db8::ffff:1", b"k")
     True
-    >>> client_key("2001:db8::1") == client_key("2001:db8:0:1::1")
+    >>> client_key("2001:db8::1", b"k") == client_key("2001:db8:0:1::1", b"k")
+    False
+    >>> client_key("192.0.2.1", b"k") == client_key("192.0.2.1", b"other")
     False
     """
-    return hashlib.sha256(client_address(host).encode()).hexdigest()[:16]
+    address = client_address(host).encode()
+    return hmac.new(secret, address, hashlib.sha256).hexdigest()[:16]

@@ -110,3 +110,13 @@ class HandoffModel(Base):
     )
     wanted_by: Mapped[str] = mapped_column(String(64))
     asked_at: Mapped[float] = mapped_column(Float)
+
+
+class SecretModel(Base):
+    """A value made once per database and shared by every server process, such as
+    the key of the hash that stands for a client's address (``client_key``)."""
+
+    __tablename__ = "secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, or_, select, update
 
 from pitch.store.db import Database
-from pitch.store.models import ChatModel, EventModel, SeatModel, TableModel
+from pitch.store.models import ChatModel, EventModel, SeatModel, SecretModel, TableModel
 from pitch.store.writer import Append, EventRow, EventWriter, StaleWrite, decode_deal, encode_deal
 
 
@@ -126,6 +126,15 @@ class TableRepo:
             s.flush()  # the seats' foreign key needs the table row first
             for i, (kind, bot) in enumerate(seats):
                 s.add(SeatModel(table_id=table_id, seat=i, kind=kind, bot=bot))
+
+    def client_secret(self) -> bytes:
+        """The key of the hash that stands for a client's address: made once per
+        database (migration 0007), so every server process on it names a client alike."""
+        with self.db.sessions() as s:
+            value = s.scalar(select(SecretModel.value).where(SecretModel.name == "client_key"))
+        if value is None:
+            raise RuntimeError("the database has no client key: run its migrations")
+        return bytes.fromhex(value)
 
     def open_tables_of(self, creator: str, *, within: timedelta = timedelta(days=1)) -> int:
         """How many unfinished tables ``creator`` has that moved ``within`` the last

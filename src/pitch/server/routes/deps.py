@@ -64,7 +64,8 @@ def get_service(conn: HTTPConnection) -> TableService:
 
 def get_client(conn: HTTPConnection) -> str:
     """Who is asking, for limits and table ownership: the client's address, keyed."""
-    return client_key(conn.client.host if conn.client else None)
+    secret = cast(bytes, conn.app.state.client_secret)
+    return client_key(conn.client.host if conn.client else None, secret)
 
 
 Service = Annotated[TableService, Depends(get_service)]
