@@ -149,6 +149,9 @@ def test_my_tables_resume_leave_resign_replay_download(
     record = json.loads(path.read_text(encoding="utf-8"))
     assert verify_record(record) is None
     assert record["players"] == ["Ada", "Bot 2 (beginner)"]
+    # Ada (seat 1, side 0) is told how it ended.
+    result = "Finished: you won" if record["winner"] == 0 else "Finished: you lost"
+    expect(row).to_contain_text(result)
     row.locator("[data-action=replay]").click()
     expect(page.locator(".replay-controls")).to_be_visible()
     page.go_back()

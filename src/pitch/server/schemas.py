@@ -186,6 +186,10 @@ class GameListItem(BaseModel):
     seat: int
     status: str
     winner: int | None
+    """The winning side (``Rules.side_of``), once the game is over and someone won."""
+    won: bool | None
+    """Whether ``seat``'s side won: ``None`` until the game is over, and when it
+    stopped at the server's limit of hands with no winner."""
     names: list[str | None]
     created_at: datetime
     updated_at: datetime

@@ -67,6 +67,8 @@ class GameSummary:
     created_at: datetime
     updated_at: datetime
     names: tuple[str | None, ...]
+    rules: dict[str, Any]
+    """The table's rules as stored (``Rules.to_dict``): which side a seat is on."""
 
 
 LEFT = "left:"
@@ -416,6 +418,7 @@ class TableRepo:
                 created_at=t.created_at,
                 updated_at=t.updated_at,
                 names=tuple(names.get(t.id, ())),
+                rules=dict(t.rules),
             )
             for t, seat in rows
         ]

@@ -10,6 +10,7 @@ from fastapi import APIRouter
 from fastapi import Path as PathParam
 from fastapi.responses import Response
 
+from pitch.engine import Rules
 from pitch.server.live import hash_token
 from pitch.server.records_check import check_records, hands_in
 from pitch.server.routes.deps import ERRORS, CheckLimit, HandsLimit, ReadLimit, Service, TableId
@@ -37,6 +38,7 @@ def _items(rows: list[GameSummary]) -> list[GameListItem]:
             seat=r.seat,
             status=r.status,
             winner=r.winner,
+            won=None if r.winner is None else Rules.from_dict(r.rules).side_of(r.seat) == r.winner,
             names=list(r.names),
             created_at=r.created_at,
             updated_at=r.updated_at,

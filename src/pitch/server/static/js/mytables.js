@@ -88,6 +88,9 @@ function title() {
 function statusText(r) {
   if (r.status === "waiting") return t("Waiting for players");
   if (r.status === "playing") return t("In play");
+  // won: this seat's side won (null when the game stopped at the hand limit, no winner).
+  if (r.won === true) return t("Finished: you won");
+  if (r.won === false) return t("Finished: you lost");
   return t("Finished");
 }
 
