@@ -77,6 +77,22 @@ def test_two_players_at_a_table_cannot_share_a_name(tmp_path: Path) -> None:
         assert c.post(f"/api/tables/{t}/seats/2", json={"name": "adam"}).status_code == 200
 
 
+def test_a_person_cannot_go_by_a_bots_name(tmp_path: Path) -> None:
+    # The table, its log and its record name bot seats "Bot 2" (in the reader's
+    # language): a person by that name would pass for a bot, and a bot for them.
+    with app_client(in_process_settings(tmp_path)) as c:
+        t = c.post("/api/tables", json={"rules": {"players": 3}}).json()["id"]
+        for name in ("Bot 2", "bot3", "ＢＯＴ 4", "Бот 2", "Robot 12", "Bot 2 (for Ann)"):
+            _refused(c.post(f"/api/tables/{t}/seats/0", json={"name": name}), 422, "name_reserved")
+        quick = c.post("/api/quickplay", json={"rules": {"players": 2}}).json()["table"]
+        _refused(
+            c.post(f"/api/tables/{quick}/quickseat", json={"name": "Bot 1"}), 422, "name_reserved"
+        )
+        for fine in ("Botond", "Bot", "Ann (Bot 2)", "Robotnik 2"):
+            assert c.post(f"/api/tables/{t}/seats/0", json={"name": fine}).status_code == 200
+            t = c.post("/api/tables", json={"rules": {"players": 3}}).json()["id"]
+
+
 def test_every_refusal_in_the_code_has_a_known_code() -> None:
     # ServiceError(status, detail, code): a code is a literal of HTTP_CODES, or the
     # status has a usual one (errors._BY_STATUS); the constructor asserts it too, but

@@ -28,6 +28,10 @@ NAME_TAKEN = {
     ),
     "ru": "Не удалось занять место: За этим столом уже есть игрок с таким именем; выберите другое.",
 }
+NAME_RESERVED = {
+    "en": "Could not take the seat: That name is kept for the bots; choose another.",
+    "ru": "Не удалось занять место: Это имя зарезервировано для ботов; выберите другое.",
+}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
@@ -84,6 +88,30 @@ def test_a_name_taken_at_the_table_is_refused_in_the_readers_language(
             page.fill("#join-name", f"Ada {lang}")  # another name takes the seat
             page.click(f"#open-seats button[data-seat='{seat}']")
             expect(page.locator("#open-seats")).to_have_count(0)  # seated: the join view is gone
+            assert page.evaluate("() => [...window.pitchI18n.missing]") == []
+            assert page.js_errors == []
+        for page in pages.values():
+            page.context.close()
+
+
+def test_a_bots_name_is_refused_in_the_readers_language(browser: Any, tmp_path: Path) -> None:
+    with serving(tmp_path) as url:
+        body = {"rules": {"players": 3}, "seats": [{"kind": "human"}] * 3}
+        table = str(post_json(url + "/api/tables", body)["id"])
+        pages = {
+            "en": new_page(browser, **DESKTOP),
+            "ru": new_page(browser, locale="ru-RU", **PHONE),
+        }
+        for seat, (lang, page) in enumerate(pages.items()):
+            page.goto(f"{url}/t/{table}")
+            page.fill("#join-name", "Бот 3" if lang == "en" else "Bot 2")  # another language's
+            page.click(f"#open-seats button[data-seat='{seat}']")
+            expect(page.locator("#toast")).to_have_text(NAME_RESERVED[lang])
+            if lang == "ru":
+                shots(page, "name-reserved-ru")
+            page.fill("#join-name", f"Botond {lang}")
+            page.click(f"#open-seats button[data-seat='{seat}']")
+            expect(page.locator("#open-seats")).to_have_count(0)
             assert page.evaluate("() => [...window.pitchI18n.missing]") == []
             assert page.js_errors == []
         for page in pages.values():

@@ -15,6 +15,9 @@ HTTP_CODES: dict[str, str] = {
         "another seat at the table goes by that name (told apart without case; quick play "
         "gives the name a number instead: `Ann 2`)"
     ),
+    "name_reserved": (
+        "the name reads as a bot's (`Bot 2`, `Бот 2`, `Robot 2`: in any language the site speaks)"
+    ),
     "seat_changed": "the seat (`seat`) changed while the request ran; try again",
     "try_again": "the table changed while the request ran; try again",
     "not_over": "the game is not over yet",

@@ -31,6 +31,7 @@ from pitch.server.lifecycle import build_rules
 from pitch.server.live import LiveTable, Seat, hash_token, is_open, names_at
 from pitch.server.play import broadcast
 from pitch.server.schemas import CreateTable, QuickPlay, TableOptions, check_bot_spec
+from pitch.server.seats import refuse_bot_names
 from pitch.server.text import NAME_LIMIT, distinct_name
 from pitch.store import OpenSeats, StaleWrite
 
@@ -88,6 +89,7 @@ class QuickSeats:
         """Seat ``name`` at a quick-play table: its free human seat (a table quick play
         just made), else the first open bot seat. Answer: seat, token, and whether a bot
         plays it until the hand in play ends."""
+        refuse_bot_names(name)
         svc = self.service
         t = await svc.lifecycle.find(table_id, live=True)
         if not t.options.quick:

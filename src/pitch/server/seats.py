@@ -14,11 +14,18 @@ from pitch.server.errors import ServiceError
 from pitch.server.live import deal_if_needed, hash_token, names_at
 from pitch.server.play import broadcast
 from pitch.server.schemas import LeftTable
-from pitch.server.text import NAME_LIMIT, distinct_name, name_key
+from pitch.server.text import NAME_LIMIT, bot_like, distinct_name, name_key
 from pitch.store import EventRow, StaleWrite
 
 if TYPE_CHECKING:
     from pitch.server.service import TableService
+
+
+def refuse_bot_names(name: str) -> None:
+    """A person may not go by a bot's name: the table, its log and its record would
+    pass them off as a bot (and a bot as them)."""
+    if bot_like(name):
+        raise ServiceError(422, f"{name!r} reads as a bot's name", "name_reserved")
 
 
 class SeatClaims:
@@ -30,6 +37,7 @@ class SeatClaims:
         claim that fills the table starts the game (its first deal). A name another
         seat goes by is refused, or with ``renumber`` (quick play, where the player did
         not choose the table) given a number (:func:`distinct_name`)."""
+        refuse_bot_names(name)
         svc = self.svc
         t = await svc.lifecycle.find(table_id, live=True)
         if not 0 <= seat < len(t.seats):

@@ -53,6 +53,7 @@ function knownError(code, extra) {
     seat_taken: t("Seat {n} is taken.", seat),
     seat_is_bot: t("Seat {n} is a bot's.", seat),
     name_taken: t("Someone at this table already goes by that name; choose another."),
+    name_reserved: t("That name is kept for the bots; choose another."),
     seat_changed: t("Seat {n} changed meanwhile; try again.", seat),
     try_again: t("The table changed meanwhile; try again."),
     not_over: t("The game is not over yet."),
