@@ -42,9 +42,12 @@ def test_house_rules_are_the_option_table_in_english_and_russian(
     assert "Минимальная ставка — 2" in [t.strip() for t in labels]
     assert "Смадж: ставка 4 и все четыре очка выигрывают партию" in [t.strip() for t in labels]
     assert not set(labels) & {o.label for o in HOUSE}  # nothing left in English
-    steal = page.locator("#house-rules label", has_text="Сдающий может перехватить")
+    # Each rule's help is shown under it (a phone has no hover) and describes its box.
     help_ru = "Сдающий может забрать контракт, повторив старшую ставку."
-    assert steal.get_attribute("title") == help_ru
+    expect(page.locator("#house-rules .rule-help")).to_have_count(len(HOUSE))
+    steal = page.locator("#house-rules input[name=dealer_may_steal]")
+    expect(steal).to_have_accessible_description(help_ru)
+    expect(page.locator("#house-help-dealer_may_steal")).to_be_visible()
     assert page.evaluate("() => [...window.pitchI18n.missing]") == []
     shot(page, "lobby-house-rules-ru")
 

@@ -305,20 +305,29 @@ async function loadHouseRules() {
 
 /** One house rule as a checkbox: a yes/no option is checked when true, a choice of two
  *  words when it is the second (the first is the rule as written); its label and help
- *  are message keys the catalogs translate. */
+ *  are message keys the catalogs translate. The help is shown under it (a phone has no
+ *  hover for a tooltip) and is the box's description to a screen reader. */
 function houseRuleControl(o) {
   const [off, on] = o.type === "bool" ? [false, true] : o.choices;
   const value = o.key in form.rules ? form.rules[o.key] : o.default;
+  const helpId = `house-help-${o.key}`;
+  const help = typeof o.help === "string" && o.help ? serverText(o.help) : "";
   return h(
-    "label",
-    { class: "check", title: typeof o.help === "string" ? serverText(o.help) : "" },
-    h("input", {
-      type: "checkbox",
-      name: o.key,
-      checked: value === on,
-      onchange: (e) => (form.rules[o.key] = e.target.checked ? on : off),
-    }),
-    serverText(o.label),
+    "div",
+    { class: "house-rule" },
+    h(
+      "label",
+      { class: "check" },
+      h("input", {
+        type: "checkbox",
+        name: o.key,
+        checked: value === on,
+        "aria-describedby": help ? helpId : null,
+        onchange: (e) => (form.rules[o.key] = e.target.checked ? on : off),
+      }),
+      serverText(o.label),
+    ),
+    help ? h("p", { class: "rule-help muted", id: helpId }, help) : null,
   );
 }
 
