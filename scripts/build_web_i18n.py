@@ -19,10 +19,13 @@ offers, from :data:`pitch.i18n.LANGUAGE_NAMES` (the one list of them).
 from __future__ import annotations
 
 import argparse
+import gettext
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract
 from babel.messages.pofile import read_po, write_po
@@ -49,17 +52,24 @@ def po_path(lang: str) -> Path:
     return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def extract_msgids(js_dir: Path = JS, *, server: bool = True) -> dict[str, list[tuple[str, int]]]:
-    """Every msgid passed to ``t(...)`` (and, with ``server``, every key the server
-    sends), with where it is used."""
-    sources = [("javascript", "t", p) for p in sorted(js_dir.glob("*.js"))]
+MsgId = str | tuple[str, str]
+"""A message's id: its text, or for a count's message ``tn(one, other, n)`` the pair."""
+
+
+def extract_msgids(js_dir: Path = JS, *, server: bool = True) -> dict[MsgId, list[tuple[str, int]]]:
+    """Every msgid passed to ``t(...)`` and ``tn(...)`` (and, with ``server``, every key
+    the server sends), with where it is used."""
+    js: dict[str, Any] = {"t": None, "tn": (1, 2)}
+    sources = [("javascript", js, p) for p in sorted(js_dir.glob("*.js"))]
     if server:
-        sources += [("python", "N_", p) for p in SERVER_KEYS]
-    found: dict[str, list[tuple[str, int]]] = {}
-    for method, keyword, path in sources:
+        sources += [("python", {"N_": None}, p) for p in SERVER_KEYS]
+    found: dict[MsgId, list[tuple[str, int]]] = {}
+    for method, keywords, path in sources:
         with path.open("rb") as fh:
-            for lineno, msg, _comments, _ctx in extract(method, fh, keywords={keyword: None}):
-                if isinstance(msg, str):
+            for lineno, msg, _comments, _ctx in extract(method, fh, keywords=keywords):
+                if isinstance(msg, tuple) and len(msg) == 2:
+                    msg = (str(msg[0]), str(msg[1]))
+                if isinstance(msg, (str, tuple)):
                     # Locations as the catalogs have always written them (static/js/x.js).
                     base = ROOT / ("src/pitch" if method == "python" else "src/pitch/server")
                     where = path.relative_to(base).as_posix()
@@ -72,12 +82,35 @@ def read_catalog(lang: str) -> Catalog:
         return read_po(fh, locale=lang, domain=DOMAIN)
 
 
+def plural_categories(cat: Catalog) -> dict[str, int]:
+    """Which of the catalog's plural forms (gettext's index, its ``Plural-Forms``) each
+    CLDR plural category of its language takes: the browser picks the category
+    (``Intl.PluralRules``), so the JSON keys a count's forms by it."""
+    index = gettext.c2py(cat.plural_expr)
+    rules = Locale.parse(cat.locale_identifier or "en")
+    out: dict[str, int] = {}
+    for n in range(1000):
+        category, form = rules.plural_form(n), index(n)
+        assert out.setdefault(category, form) == form, (cat.locale, n)
+    out.setdefault("other", cat.num_plurals - 1)  # fractions, which gettext has no form for
+    return out
+
+
 def catalog_json(lang: str) -> dict[str, object]:
-    """The JSON the browser loads: translated, non-fuzzy messages only (English: msgid)."""
+    """The JSON the browser loads: translated, non-fuzzy messages only (English: msgid).
+    A count's message is keyed by its singular, its forms by plural category."""
     cat = read_catalog(lang)
-    messages: dict[str, str] = {}
+    categories = plural_categories(cat)
+    messages: dict[str, object] = {}
     for m in cat:
-        if not m.id or not isinstance(m.id, str) or m.fuzzy:
+        if not m.id or m.fuzzy:
+            continue
+        if isinstance(m.id, tuple):
+            forms = list(m.string) if isinstance(m.string, tuple) else []
+            if lang == "en" and not any(forms):
+                forms = [m.id[0], m.id[1]]
+            if forms and all(forms):
+                messages[m.id[0]] = {c: forms[i] for c, i in sorted(categories.items())}
             continue
         text = m.string if isinstance(m.string, str) and m.string else ""
         if lang == "en" and not text:

@@ -41,9 +41,10 @@ def test_extractor_sees_every_call() -> None:
     for path in JS.glob("*.js"):
         text = path.read_text(encoding="utf-8")
         scanned |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', text))
-        for m in re.finditer(r"\bt\((?!\"|msgid, params\))", text):
+        scanned |= set(re.findall(r'\btn\("((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)"', text))
+        for m in re.finditer(r"\bt\((?!\"|msgid, params\))|\btn\((?!\"|one, other)", text):
             line = text[: m.start()].count("\n") + 1
-            pytest.fail(f"{path.name}:{line}: t() needs a string literal")
+            pytest.fail(f"{path.name}:{line}: t() and tn() need string literals")
     assert scanned == set(build.extract_msgids(server=False))
     assert len(USED) > 150
 
@@ -59,7 +60,8 @@ def test_every_msgid_is_in_the_catalog(lang: str) -> None:
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_msgid_is_translated(lang: str) -> None:
     cat = build.read_catalog(lang)
-    bad = [m.id for m in cat if m.id in USED and (not m.string or m.fuzzy)]
+    forms = lambda m: m.string if isinstance(m.string, tuple) else (m.string,)  # noqa: E731
+    bad = [m.id for m in cat if m.id in USED and (not all(forms(m)) or m.fuzzy)]
     assert not bad, f"{lang}: untranslated or fuzzy: {bad[:5]}"
 
 
@@ -67,9 +69,11 @@ def test_every_msgid_is_translated(lang: str) -> None:
 def test_placeholders_match(lang: str) -> None:
     for m in build.read_catalog(lang):
         if m.id in USED:
-            want = sorted(re.findall(r"\{(\w+)\}", m.id))
-            got = sorted(re.findall(r"\{(\w+)\}", m.string))
-            assert got == want, f"{lang}: {m.id!r} -> {m.string!r}"
+            plural = isinstance(m.id, tuple)
+            want = sorted(set(re.findall(r"\{(\w+)\}", m.id[1] if plural else m.id)))
+            for text in m.string if plural else (m.string,):
+                got = sorted(set(re.findall(r"\{(\w+)\}", text)))
+                assert got == want, f"{lang}: {m.id!r} -> {text!r}"
 
 
 @pytest.mark.parametrize("lang", build.LANGUAGES)
@@ -78,7 +82,39 @@ def test_json_matches_po(lang: str) -> None:
     assert path.read_text(encoding="utf-8") == build.render_json(lang), (
         f"{path.name} is stale: run scripts/build_web_i18n.py"
     )
-    assert set(json.loads(path.read_text(encoding="utf-8"))["messages"]) >= set(USED)
+    keys = {m[0] if isinstance(m, tuple) else m for m in USED}
+    assert set(json.loads(path.read_text(encoding="utf-8"))["messages"]) >= keys
+
+
+@pytest.mark.parametrize("lang", build.LANGUAGES)
+def test_a_count_has_a_form_for_each_plural_category(lang: str) -> None:
+    """A count's message (tn) has a form for every CLDR plural category of the language,
+    the one the browser's Intl.PluralRules picks for the number."""
+    from babel import Locale
+
+    rules = Locale.parse(lang).plural_form
+    messages = json.loads((ROOT / f"src/pitch/server/static/i18n/{lang}.json").read_text())
+    plural = [m for m in USED if isinstance(m, tuple)]
+    assert plural
+    for one, _other in plural:
+        forms = messages["messages"][one]
+        assert {rules(n) for n in range(200)} | {"other"} == set(forms), (lang, one)
+
+
+def test_russian_counts_agree_with_their_number() -> None:
+    # The walkthrough's target: "до 7 очков" but "до 21 очка" (the old single text
+    # said "до 21 очков"); and the lobby's "1 минута", "2 минуты", "5 минут".
+    from babel import Locale
+
+    ru = json.loads((ROOT / "src/pitch/server/static/i18n/ru.json").read_text())["messages"]
+
+    def say(one: str, n: int) -> str:
+        return str(ru[one][Locale.parse("ru").plural_form(n)]).replace("{n}", str(n))
+
+    target = next(m[0] for m in USED if isinstance(m, tuple) and "pitched;" in m[0])
+    assert say(target, 21).startswith("Игра идёт до 21 очка.")
+    assert say(target, 7).startswith("Игра идёт до 7 очков.")
+    assert [say("{n} minute", n) for n in (1, 2, 5)] == ["1 минута", "2 минуты", "5 минут"]
 
 
 def test_one_list_of_languages() -> None:

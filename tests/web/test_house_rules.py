@@ -48,6 +48,13 @@ def test_house_rules_are_the_option_table_in_english_and_russian(
     steal = page.locator("#house-rules input[name=dealer_may_steal]")
     expect(steal).to_have_accessible_description(help_ru)
     expect(page.locator("#house-help-dealer_may_steal")).to_be_visible()
+    # Counts take the form their number needs (tn: "1 минута", "2 минуты", "3 минуты").
+    expect(page.locator("select[name=turn-seconds] option")).to_have_text(
+        ["Выкл.", "15 секунд", "30 секунд", "1 минута", "2 минуты"]
+    )
+    expect(page.locator("select[name=grace-seconds] option").nth(2)).to_have_text(
+        "Бот играет за него через 1 минуту"
+    )
     assert page.evaluate("() => [...window.pitchI18n.missing]") == []
     shot(page, "lobby-house-rules-ru")
 

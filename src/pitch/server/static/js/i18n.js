@@ -44,15 +44,32 @@ export async function load(code) {
   return want;
 }
 
+function fill(text, params) {
+  return params ? text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m)) : text;
+}
+
 /** Translate msgid and fill {placeholders} from params. */
 export function t(msgid, params) {
   let text = catalog[msgid];
-  if (!text) {
+  if (typeof text !== "string" || !text) {
     missing.add(msgid);
     text = msgid;
   }
-  if (params) text = text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-  return text;
+  return fill(text, params);
+}
+
+/** Translate a message about a count n ({n} in it): the form the page's language uses
+ *  for n (its plural category, Intl.PluralRules; the catalog keys them so), English's
+ *  `one` or `other` when the catalog lacks it. */
+export function tn(one, other, n, params) {
+  const forms = catalog[one];
+  let text;
+  if (forms && typeof forms === "object") {
+    text = forms[new Intl.PluralRules(lang).select(n)] ?? forms.other;
+  } else {
+    missing.add(one);
+  }
+  return fill(text || (n === 1 ? one : other), { n, ...params });
 }
 
 /** Translate a message key the server sent (hint explanations): the catalogs hold

@@ -2,7 +2,7 @@
 
 import * as api from "./api.js";
 import { clear, h, toast } from "./dom.js";
-import { serverText, t } from "./i18n.js";
+import { serverText, t, tn } from "./i18n.js";
 import { apiError } from "./messages.js";
 import { levelName, levels as levelList, loadLevels } from "./levels.js";
 import { heldSeats, myTablesPanel, refresh as refreshMyTables } from "./mytables.js";
@@ -225,10 +225,10 @@ function timeRules(sel) {
           "turn-seconds",
           [
             [0, t("Off")],
-            [15, t("{n} seconds", { n: 15 })],
-            [30, t("{n} seconds", { n: 30 })],
-            [60, t("1 minute")],
-            [120, t("{n} minutes", { n: 2 })],
+            [15, tn("{n} second", "{n} seconds", 15)],
+            [30, tn("{n} second", "{n} seconds", 30)],
+            [60, tn("{n} minute", "{n} minutes", 1)],
+            [120, tn("{n} minute", "{n} minutes", 2)],
           ],
           form.turnSeconds,
           (v) => {
@@ -245,9 +245,9 @@ function timeRules(sel) {
           "grace-seconds",
           [
             [0, t("Wait for them")],
-            [30, t("A bot plays for them after {n} seconds", { n: 30 })],
-            [60, t("A bot plays for them after 1 minute")],
-            [180, t("A bot plays for them after {n} minutes", { n: 3 })],
+            [30, tn("A bot plays for them after {n} second", "A bot plays for them after {n} seconds", 30)],
+            [60, tn("A bot plays for them after {n} minute", "A bot plays for them after {n} minutes", 1)],
+            [180, tn("A bot plays for them after {n} minute", "A bot plays for them after {n} minutes", 3)],
           ],
           form.graceSeconds,
           (v) => {

@@ -4,7 +4,7 @@
 // settings "walkthroughDone" remembers it, and walkthroughAgain() offers it again.
 
 import { append, clear, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import * as settings from "./settings.js";
 
 // Each step: what it points at (the first of these on the page; none: the dialog only).
@@ -14,7 +14,7 @@ const STEPS = [
   { at: ["#facts .trump-mark", "#board .middle", "#board"], title: () => t("The first card makes trump"), text: () => t("The pitcher leads the first card, and its suit is trump for the whole hand.") },
   { at: ["#board .middle", "#board"], title: () => t("Follow suit or trump"), text: () => t("If you hold the suit that was led, play that suit or a trump; if you do not, play any card. The highest trump wins the trick; with no trump in it, the highest card of the suit led.") },
   { at: [".hand-summary", "#scores"], title: () => t("Four points a hand"), text: () => t("High: the highest trump in play. Low: the lowest trump in play. Jack: the jack of trump. Game: the most card points in the tricks you won (ten 10, ace 4, king 3, queen 2, jack 1). The pitcher's side must win as many points as it bid, or the bid is taken off its score.") },
-  { at: ["#scores"], title: () => t("Going out"), text: (rules) => (rules?.must_make_bid_to_win ? t("The target is {n} points. A side wins when it has {n} or more at the end of a hand it pitched and made its bid; the others may pass {n} and play on.", { n: rules.target }) : t("The target is {n} points. A side wins when it has {n} or more at the end of a hand it pitched; the others may pass {n} and play on.", { n: rules?.target ?? 7 })) },
+  { at: ["#scores"], title: () => t("Going out"), text: (rules) => (rules?.must_make_bid_to_win ? tn("The target is {n} point. A side wins when it has {n} or more at the end of a hand it pitched and made its bid; the others may pass {n} and play on.", "The target is {n} points. A side wins when it has {n} or more at the end of a hand it pitched and made its bid; the others may pass {n} and play on.", rules.target) : tn("The target is {n} point. A side wins when it has {n} or more at the end of a hand it pitched; the others may pass {n} and play on.", "The target is {n} points. A side wins when it has {n} or more at the end of a hand it pitched; the others may pass {n} and play on.", rules?.target ?? 7)) },
 ];
 
 let tour = null; // {dlg, step, root, rules, back}: the walkthrough on screen
