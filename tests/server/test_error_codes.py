@@ -32,6 +32,8 @@ def test_each_refusal_names_its_code(tmp_path: Path) -> None:
         seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
         t = c.post("/api/tables", json={"rules": {"players": 2}, "seats": seats}).json()["id"]
         _refused(c.get("/api/tables/nosuchtable"), 404, "no_table")
+        _refused(c.get("/api/nosuchroute"), 404, "no_route")
+        _refused(c.put(f"/api/tables/{t}", json={}), 405, "no_route")
         _refused(c.post(f"/api/tables/{t}/seats/5", json={"name": "Ada"}), 404, "no_seat")
         _refused(
             c.post(f"/api/tables/{t}/seats/1", json={"name": "Ada"}), 409, "seat_is_bot", seat=1

@@ -63,6 +63,9 @@ async def _http_error(req: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 404 and req.method in ("GET", "HEAD") and _is_page(req.url.path):
         return FileResponse(STATIC / "index.html", status_code=404)
+    if exc.status_code in (404, 405):  # no route: a code like every other refusal's
+        body = {"detail": exc.detail, "code": "no_route"}
+        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
     return await http_exception_handler(req, exc)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 HTTP_CODES: dict[str, str] = {
     "bad_request": "the request is not valid (FastAPI's 422: `detail` lists what is wrong)",
+    "no_route": "no API route has this path, or not this method (404, 405)",
     "bad_rules": "the table's rules or seat plan are not valid (the rule id leads `detail`)",
     "no_human": "a table needs at least one human seat",
     "no_table": "no table has this id",
