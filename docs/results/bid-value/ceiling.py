@@ -24,12 +24,12 @@ from numba import njit
 
 from pitch.engine import Rules
 from pitch.fastcore import layout
-from pitch.fastcore._jit import highest, seed64
-from pitch.fastcore.layout import DEALER, HANDS, HEURISTIC, PARTNERS, R_WON, SIZE, TO_ACT, N
-from pitch.fastcore.loops import finish
+from pitch.fastcore._jit import seed64
+from pitch.fastcore.bidsim import pitched_hand
+from pitch.fastcore.layout import DEALER, HANDS, PARTNERS, R_WON, SIZE, N
 from pitch.fastcore.packing import table
 from pitch.fastcore.policy import learned_estimate
-from pitch.fastcore.rules import SUIT_MASK, deal, place_bid, play_card, side_of
+from pitch.fastcore.rules import SUIT_MASK, deal, side_of
 
 
 @njit
@@ -50,12 +50,7 @@ def _collect(w0, n, s, hands, suits, pos, ys, est, w, res, log):  # type: ignore
                 trumps = hand & SUIT_MASK[suit]
                 if trumps == 0:
                     continue
-                for j in range(SIZE):
-                    w[j] = w[SIZE + j]
-                for _ in range(players):
-                    place_bid(w, 2 if w[TO_ACT] == seat else 0)
-                play_card(w, highest(trumps))
-                s = finish(w, HEURISTIC, s, res, 0, log)
+                s = pitched_hand(w, seat, trumps, s, res, log)
                 hands[r] = hand
                 suits[r] = suit
                 pos[r] = (seat - w[SIZE + DEALER] + players) % players

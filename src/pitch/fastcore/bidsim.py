@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from pitch.fastcore._jit import entry, highest
+from pitch.fastcore._jit import entry, highest, njit
 from pitch.fastcore.bidmodel import FEATURES, W_COUNT, W_DENSE, W_LOW
 from pitch.fastcore.layout import DEALER, HANDS, HEURISTIC, PARTNERS, R_WON, SIZE, TO_ACT, N
 from pitch.fastcore.loops import finish
@@ -32,6 +32,21 @@ ACC_XX: Final = ACC_XY + FEATURES
 ACC_SIZE: Final = ACC_XX + FEATURES * FEATURES
 SCRATCH: Final = 2 * SIZE
 """Ints of ``w`` scratch: the position played and the deal it starts from."""
+
+
+@njit
+def pitched_hand(w: Arr, seat: int, trumps: int, s: int, res: Arr, log: Arr) -> int:
+    """From the deal kept in ``w[SIZE:]``, ``seat`` pitches the suit of ``trumps`` (its
+    cards of it): it bids 2, the others pass, it leads the top one, and the heuristic
+    plays the hand out for every seat; ``res`` holds what each side won. Returns the
+    PRNG state."""
+    players = w[SIZE + N]
+    for j in range(SIZE):
+        w[j] = w[SIZE + j]
+    for _ in range(players):
+        place_bid(w, 2 if w[TO_ACT] == seat else 0)
+    play_card(w, highest(trumps))
+    return finish(w, HEURISTIC, s, res, 0, log)
 
 
 @entry
@@ -64,12 +79,7 @@ def pitch_every_suit(
                 trumps = hand & SUIT_MASK[suit]
                 if trumps == 0:
                     continue
-                for j in range(SIZE):
-                    w[j] = w[SIZE + j]
-                for _ in range(players):
-                    place_bid(w, 2 if w[TO_ACT] == seat else 0)
-                play_card(w, highest(trumps))
-                s = finish(w, HEURISTIC, s, res, 0, log)
+                s = pitched_hand(w, seat, trumps, s, res, log)
                 y = float(res[R_WON + side_of(w, seat)])
                 f = suit_features(hand, suit, players, partnerships)
                 idx[0] = f[0]
