@@ -8,13 +8,14 @@ a 360 px phone and a desktop in English and Russian; screenshots
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from tests.web.conftest import new_page, post_json, seat_in, shot
+from tests.web.conftest import PHONE, new_page, play_safe, post_json, seat_in, shot
 
 FRESH = {"speed": "off", "sound": False}  # a browser that has not seen the walkthrough
 FITS = "() => document.documentElement.scrollWidth <= innerWidth"
@@ -137,4 +138,50 @@ def test_it_fits(
         for _ in range(5):
             page.click("#walkthrough-back")
     assert page.js_errors == []
+    page.context.close()
+
+
+MINE = (
+    "() => { const S = window.pitchTable; const g = S?.msg?.game;"
+    " return !!g && g.turn === S.seat; }"
+)
+
+
+def test_it_waits_for_the_clock_and_gives_the_phone_its_buttons_back(
+    browser: Any, server_url: str, leave_after: list[tuple[str, str]]
+) -> None:
+    # A table with a turn timer: reading the walkthrough during one's own timed move
+    # cost a newcomer that move (the stand-in played it). It opens when it is not the
+    # player's move; when the move comes meanwhile, the box shows the time left. On a
+    # phone the steps scroll down to the scores: closing it scrolls back.
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]
+    options = {"bot_delay": 0.3, "turn_seconds": 60}
+    body = {"rules": {"players": 2, "target": 11}, "seats": seats, "options": options}
+    table = post_json(server_url + "/api/tables", body)["id"]
+    token = post_json(f"{server_url}/api/tables/{table}/seats/0", {"name": "Ada"})["token"]
+    leave_after.append((table, token))
+    page = new_page(browser, settings=FRESH, **PHONE)
+    seat_in(page, table, 0, token)
+    page.goto(f"{server_url}/t/{table}")
+    tour = page.locator("#walkthrough")
+    page.wait_for_function("() => !!window.pitchTable?.msg?.game")
+    if page.evaluate(MINE):  # our move on the clock: no walkthrough until it is made
+        expect(page.locator("#turn-clock")).to_be_visible()
+        page.wait_for_timeout(500)  # a draw or two (the clock ticks): still none
+        expect(tour).to_have_count(0)
+        game = page.evaluate("() => window.pitchTable.msg.game")
+        play_safe(page, game)
+    expect(tour).to_be_visible()
+    page.wait_for_function(MINE)  # the bot has moved: our move, on the clock
+    expect(page.locator("#walkthrough-turn")).to_have_text(
+        re.compile(r"^Your move: [01]:\d\d left\. Close the walkthrough to play\.$")
+    )
+    shot(page, "walkthrough-clock-en-390x844", full=False)
+    for _ in TITLES[1:]:
+        page.click("#walkthrough-next")
+    expect(page.locator("#scores.walkthrough-target")).to_have_count(1)
+    page.click("#walkthrough-next")  # Done
+    expect(tour).to_have_count(0)
+    expect(page.locator("#status")).to_be_in_viewport()
+    expect(page.locator("#actions button").first).to_be_in_viewport()
     page.context.close()

@@ -29,7 +29,15 @@ export function walkthrough(root, table) {
     return;
   }
   if (table.seat === null || table.seat === undefined || settings.get("walkthroughDone")) return;
+  // Not while the player's own turn runs on the clock: reading it would cost them the
+  // move (the stand-in plays at the deadline). It opens at the next draw that is not.
+  if (myClock(root)) return;
   start(root, table.msg?.rules);
+}
+
+/** The table's countdown of the player's own move, when one is running (table.js). */
+function myClock(root) {
+  return root.querySelector("#turn-clock.mine:not([hidden])");
 }
 
 /** The "Show the walkthrough again" button (settings dialog, rules page). */
@@ -50,7 +58,7 @@ export function walkthroughAgain(then) {
 
 function start(root, rules) {
   const dlg = h("dialog", { class: "walkthrough", id: "walkthrough", "aria-labelledby": "walkthrough-title", "aria-describedby": "walkthrough-text" });
-  tour = { dlg, step: 0, root, rules, back: document.activeElement };
+  tour = { dlg, step: 0, root, rules, back: document.activeElement, scroll: scrollY, ticker: 0 };
   dlg.addEventListener("close", finish);
   dlg.addEventListener("keydown", (e) => {
     if (e.key === "Tab") return keepFocus(e);
@@ -66,6 +74,18 @@ function start(root, rules) {
   document.body.append(dlg);
   dlg.showModal(); // Esc closes it (the browser's "cancel"); focus stays inside
   render();
+  tour.ticker = setInterval(showClock, 250);
+}
+
+/** While it is open and the player's own move is on the clock, the box says how long
+ *  is left (the table under it cannot be reached until it closes). */
+function showClock() {
+  const line = tour?.dlg.querySelector("#walkthrough-turn");
+  if (!line) return;
+  const clock = myClock(tour.root);
+  line.hidden = !clock;
+  const text = clock ? t("Your move: {time} left. Close the walkthrough to play.", { time: clock.textContent }) : "";
+  if (line.textContent !== text) line.textContent = text;
 }
 
 function go(d) {
@@ -85,6 +105,7 @@ function render() {
     h("p", { class: "walkthrough-step", id: "walkthrough-step" }, t("Step {n} of {total}", { n: step + 1, total: STEPS.length })),
     h("h2", { id: "walkthrough-title" }, s.title()),
     h("p", { id: "walkthrough-text" }, s.text(tour.rules)),
+    h("p", { class: "walkthrough-turn", id: "walkthrough-turn", hidden: true }),
     last ? h("p", {}, h("a", { href: "/rules", id: "walkthrough-rules", onclick: () => dlg.close() }, t("Read the full rules"))) : null,
     h(
       "div",
@@ -96,6 +117,7 @@ function render() {
     ),
   ]);
   point();
+  showClock();
   next.focus();
 }
 
@@ -138,11 +160,15 @@ function finish() {
   removeEventListener("popstate", closeTour);
   removeEventListener("resize", point);
   for (const el of document.querySelectorAll(".walkthrough-target")) el.classList.remove("walkthrough-target");
-  const { dlg, back } = tour;
+  const { dlg, back, scroll, ticker } = tour;
+  clearInterval(ticker);
   tour = null;
   dlg.remove();
   settings.set("walkthroughDone", true);
-  // Back to where the player was; that element may have been redrawn meanwhile.
+  // Back to where the player was; that element may have been redrawn meanwhile. The
+  // steps scrolled the page to what they explain (on a phone, down to the scores):
+  // back to where it was, so the status line and the buttons are in view again.
   const again = back?.isConnected && back !== document.body ? back : document.getElementById("hand")?.querySelector("button") || document.getElementById("main");
-  again?.focus?.();
+  again?.focus?.({ preventScroll: true });
+  scrollTo(0, scroll);
 }
