@@ -133,6 +133,16 @@ CASES: list[Case] = [
         {"high": 2},
     ),
     (
+        "dealer under the bid it may steal",
+        lambda: steal_spot(Rules()),
+        parse_action("bid 1"),
+        "R3.6",
+        0,
+        ["pass", "bid 2", "bid 3", "bid 4"],
+        k.STEAL_OR_HIGHER,
+        {"high": 2},
+    ),
+    (
         "bid 1 under min_bid 2",
         lambda: dealt(Rules(min_bid=2), D4),
         parse_action("bid 1"),

@@ -87,6 +87,9 @@ def _bid_refusal(view: PlayerView, action: int) -> Refusal | None:
         return Refusal("R3.2", k.LOWEST_BID, {"min_bid": rules.min_bid})
     if is_dealer and bid == high and not rules.dealer_may_steal:
         return Refusal("R3.6", k.NO_STEAL, {"high": high})
+    if is_dealer and rules.dealer_may_steal:
+        # "Bid more than 2" would deny the steal the dealer's buttons offer (R3.6).
+        return Refusal("R3.6", k.STEAL_OR_HIGHER, {"high": high})
     return Refusal("R3.3", k.BID_HIGHER, {"high": high})
 
 

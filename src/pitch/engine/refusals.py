@@ -31,6 +31,7 @@ DEALER_MUST_BID: Final = N_("Everyone else passed, so the dealer must bid at lea
 LOWEST_BID: Final = N_("The lowest bid at this table is {min_bid}")
 NO_STEAL: Final = N_("At this table the dealer may not steal the bid: bid more than {high} or pass")
 BID_HIGHER: Final = N_("You must bid more than {high}, or pass")
+STEAL_OR_HIGHER: Final = N_("As the dealer you may bid {high} to take the bid, or more, or pass")
 AUCTION_OVER: Final = N_("The auction is over: play a card")
 NOT_IN_HAND: Final = N_("{card} is not in your hand")
 FOLLOW_SUIT: Final = N_("You must follow suit ({suit}) or play a trump ({trump})")
@@ -48,6 +49,7 @@ KEYS: Final = (
     LOWEST_BID,
     NO_STEAL,
     BID_HIGHER,
+    STEAL_OR_HIGHER,
     AUCTION_OVER,
     NOT_IN_HAND,
     FOLLOW_SUIT,
