@@ -75,10 +75,47 @@ def test_refusals_are_the_engines_translated(
             seen[g["phase"]] = want
             if len(seen) == 2:
                 break
+        refused = page.locator("#toast.show.error").count() > 0
         page.click(f'[data-action="{g["legal"][0]}"], #hand [data-card="{g["legal"][0]}"]')
         page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=st["seq"])
+        if refused:  # the refusal goes with the move it refused (it lasted 5 s before)
+            expect(page.locator("#toast.show.error")).to_have_count(0, timeout=1500)
     else:
         raise AssertionError(f"no refused bid and card within 300 moves: {seen}")
     assert page.evaluate("() => [...window.pitchI18n.missing]") == []
+    assert page.js_errors == []
+    page.context.close()
+
+
+def test_a_card_picked_to_pitch_is_let_go_by_another_bid(
+    browser: Any, server_url: str, leave_after: list[tuple[str, str]]
+) -> None:
+    # Tapping a card while bid 4 is allowed picks it to pitch; a player who then bids
+    # otherwise saw it stay raised and outlined into the play, as if recommended.
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]
+    body = {"rules": {"players": 2}, "seats": seats, "options": {"bot_delay": 0}}
+    table = post_json(server_url + "/api/tables", body)["id"]
+    token = post_json(f"{server_url}/api/tables/{table}/seats/0", {"name": "Ann"})["token"]
+    leave_after.append((table, token))
+    page = new_page(browser, **PHONE)
+    seat_in(page, table, 0, token)
+    page.goto(f"{server_url}/t/{table}")
+    for _ in range(30):
+        page.wait_for_function(MY_MOVE, timeout=30_000)
+        st = page.evaluate(STATE)
+        g = st["g"]
+        if g["phase"] == "bid" and "bid 4" in g["legal"]:
+            break
+        page.click(f'[data-action="{g["legal"][0]}"], #hand [data-card="{g["legal"][0]}"]')
+        page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=st["seq"])
+    else:
+        raise AssertionError("no turn to bid with bid 4 allowed within 30 moves")
+    page.locator("#hand .card").first.click()
+    expect(page.locator("#hand .card.selected")).to_have_count(1)
+    expect(page.locator("#pitch-button")).to_be_visible()
+    other = next(a for a in g["legal"] if a != "bid 4")
+    page.click(f'#actions [data-action="{other}"]')
+    page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=st["seq"])
+    expect(page.locator("#hand .card.selected")).to_have_count(0)
     assert page.js_errors == []
     page.context.close()

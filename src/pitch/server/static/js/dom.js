@@ -73,6 +73,16 @@ export function toast(content, kind = "info") {
   hideToast(box, kind === "error" ? 5000 : 3000);
 }
 
+/** Take a refusal off the screen once the move it refused is behind us (the state
+ * moved on): it would read as false of the next trick. */
+export function dismissError() {
+  const box = document.getElementById("toast");
+  if (box?.classList.contains("error")) {
+    clearTimeout(toastTimer);
+    box.className = "toast";
+  }
+}
+
 function hideToast(box, ms) {
   clearTimeout(toastTimer);
   // Not while the pointer or focus is on it: it may hold a link being reached for.

@@ -3,7 +3,7 @@
 import * as api from "./api.js";
 import { bidText, cardEl, renderBoard } from "./board.js";
 import { cardName, sortHand, suitName } from "./cards.js";
-import { announce, clear, h, toast } from "./dom.js";
+import { announce, clear, dismissError, h, toast } from "./dom.js";
 import { icon } from "./icons.js";
 import { serverText, t } from "./i18n.js";
 import { apiError, refusalText, serverError, withRuleLinks } from "./messages.js";
@@ -186,6 +186,10 @@ function onState(m) {
   // A hint is for one state: drop it when the turn passes or the game moves on (the
   // dealer who wins the bid leads next, still their turn).
   if (g && (g.turn !== S.seat || (prev && m.seq !== prev.seq))) S.hint = null;
+  // So is a card picked to pitch (a bid of 4 with it): not after another bid.
+  if (g && (g.turn !== S.seat || g.phase !== "bid")) S.selected = null;
+  // A refusal is about the move it refused: gone once a move is made.
+  if (prev && m.seq !== prev.seq) dismissError();
   if (S.pendingPitch && g?.phase === "play" && g.turn === S.seat && !g.trick?.cards?.length && g.legal.includes(S.pendingPitch)) {
     const c = S.pendingPitch;
     S.pendingPitch = null;
