@@ -217,3 +217,33 @@ def test_timer_and_stand_in_moves_are_announced(browser: Any, server_url: str) -
     shot(ada, "notice-stand-in-en-desktop", full=False)
     assert ada.js_errors == []
     ada.context.close()
+
+
+GOING_OUT = (
+    "A side goes out only at the end of a hand it pitched (rule R6.2); until then a side"
+    " past the target plays on."
+)
+
+
+def test_a_side_past_the_target_and_a_winner_with_fewer_points_are_explained(
+    browser: Any, server_url: str
+) -> None:
+    # Under R6.2 a side that passes the target without pitching plays on, and the game
+    # can end with the winner behind: strangers read both as a scoring bug.
+    page = new_page(browser, **PHONE)
+    ws = _fake_table(page, server_url)
+    expect(page.locator("#past-target")).to_have_count(0)  # 10 and 7, to 21
+    ws.send(_state(11, _game(scores=[23, 7])))
+    note = page.locator("#past-target")
+    expect(note).to_have_text(GOING_OUT)
+    expect(note.locator("a.rule-link")).to_have_attribute("href", "/rules#R6.2")
+    shot(page, "past-target-en-phone")
+    # Side 1 pitched the last hand and went out on 22, side 0 is on 23.
+    over = _game(scores=[23, 22], winner=1, turn=None, legal=[], trick=None, hand=[])
+    ws.send(_state(12, over, status="over"))
+    expect(page.locator("#game-over .why-winner")).to_have_text(GOING_OUT)
+    expect(page.locator("#past-target")).to_have_count(0)
+    expect(page.locator(".side-panel")).not_to_contain_text("null")
+    shot(page, "why-winner-en-phone")
+    assert page.js_errors == []
+    page.context.close()

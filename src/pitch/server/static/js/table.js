@@ -649,6 +649,8 @@ function sidePanel(g, rules) {
     g.scores.map((s, i) => h("li", { dataset: { side: String(i) } }, sideScore(rules, i, s))),
   );
   side.append(h("h2", {}, t("Scores (target {n})", { n: rules.target })), scores);
+  const past = pastTarget(g, rules);
+  if (past) side.append(past);
   if (g.bids.length && g.phase !== "deal") {
     side.append(
       h("h2", {}, t("Auction")),
@@ -664,6 +666,30 @@ function sidePanel(g, rules) {
   return side;
 }
 
+/** A side past the target that has not gone out: a stranger reads it as a scoring bug
+ * unless the table says why (R6.2: only the pitcher's side goes out). */
+function pastTarget(g, rules) {
+  if (over(g)) return null;
+  const past = g.scores.map((s, i) => (s >= rules.target ? i : null)).filter((i) => i !== null);
+  if (!past.length) return null;
+  return h("p", { class: "past-target", id: "past-target" }, goingOut(rules));
+}
+
+/** R6.2 in a sentence, with its link: who goes out, and when. */
+function goingOut(rules) {
+  const why = rules.must_make_bid_to_win
+    ? t("A side goes out only at the end of a hand it pitched and made its bid (rule R6.2); until then a side past the target plays on.")
+    : t("A side goes out only at the end of a hand it pitched (rule R6.2); until then a side past the target plays on.");
+  return withRuleLinks(why);
+}
+
+/** Why the winner won although another side has as many points or more (R6.2). */
+function whyTheWinner(g, rules) {
+  const w = g.winner;
+  if (w === null || w === undefined || !g.scores.some((s, i) => i !== w && s >= Math.min(rules.target, g.scores[w]))) return null;
+  return h("p", { class: "why-winner", id: "why-winner" }, goingOut(rules));
+}
+
 /** A side's name and its score as separate elements, the score set off as a chip (and,
  * for screen readers and copied text, after a colon): "Tess & Bot 3: 32", never "Bot 3 32". */
 function sideScore(rules, side, score) {
@@ -675,6 +701,7 @@ function gameOver(g, rules) {
   box.append(
     h("h2", { class: "winner-line" }, endText(g, rules)),
     h("p", { class: "final-score" }, t("Final score:"), " ", g.scores.map((s, i) => [i ? " · " : null, h("span", { class: "side-score", dataset: { side: String(i) } }, sideScore(rules, i, s))])),
+    whyTheWinner(g, rules),
     h("a", { class: "button", href: api.recordUrl(S.id), download: `pitch-${S.id}.json`, id: "download-record" }, t("Download the record")),
     " ",
     h("button", { type: "button", class: "primary", id: "watch-replay", onclick: watchReplay }, t("Watch the replay")),
