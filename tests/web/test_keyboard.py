@@ -66,3 +66,18 @@ def test_a_keyboard_player_keeps_focus_and_hears_the_table(browser: Any, server_
     assert heard_turn and heard_bot and played_last and closed_dialog
     assert page.js_errors == []
     page.context.close()
+
+
+def test_a_page_loaded_on_our_move_puts_the_keyboard_on_it(browser: Any, server_url: str) -> None:
+    # After a reload on our move focus sat on the page itself: a keyboard player had to
+    # Tab through the top bar to reach the hand or the bids.
+    page = new_page(browser)
+    _create(page, server_url, players=2, seats={1: "bot"}, pace="0")
+    page.wait_for_function(MY_TURN)
+    page.reload()
+    page.wait_for_function(MY_TURN)
+    page.wait_for_function(FOCUS_IN_PAGE)
+    focused = page.locator("#actions .bid-button.primary:focus, #hand .card.legal:focus")
+    expect(focused).to_have_count(1)
+    assert page.js_errors == []
+    page.context.close()

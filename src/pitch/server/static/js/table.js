@@ -37,7 +37,7 @@ let ticker = 0;
 
 export async function showTable(main, id) {
   root = main;
-  Object.assign(S, { id, info: null, msg: null, seat: null, waiting: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, timerNote: null, closed: false, blocked: false });
+  Object.assign(S, { id, info: null, msg: null, seat: null, waiting: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, timerNote: null, closed: false, blocked: false, focusedOnce: false });
   window.pitchTable = S; // the tests read results from here
   resetChat(id, (line) => send({ type: "chat", ...line }));
   let info;
@@ -394,6 +394,12 @@ function drawPage() {
     ),
   );
   walkthrough(root, S); // the first time at a table: a short guided tour
+  // The page just loaded (or reloaded) on our move: the keyboard starts at the move,
+  // not at the top bar (focus never sits on the page itself).
+  if (!S.focusedOnce && g && S.seat !== null && document.activeElement === document.body) {
+    S.focusedOnce = true;
+    if (g.turn === S.seat && !over(g)) root.querySelector("#actions .bid-button.primary, #hand .card.legal")?.focus({ preventScroll: true });
+  }
   if (S.focusCard) {
     root.querySelector(`.hand [data-card="${S.focusCard}"]`)?.focus();
     S.focusCard = null;
