@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from pitch.engine import game_record, replay_record
@@ -222,3 +223,39 @@ def test_replay_names_bots_in_the_readers_language(
     assert page.evaluate("() => [...window.pitchI18n.missing]") == []
     assert page.js_errors == []
     page.context.close()
+
+
+OVERLAPS = """() => {
+  const meet = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  const box = (sel) => [...document.querySelectorAll(sel)].map((e) => e.getBoundingClientRect());
+  const hands = box(".felt .open-hand"), trick = box(".felt .trick .card");
+  return hands.some((h) => trick.some((c) => meet(h, c)));
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)])
+def test_open_hands_keep_out_of_the_trick(
+    page: Any, server_url: str, tmp_path: Any, size: tuple[int, int]
+) -> None:
+    # The hand across the table wrapped to a second row that lay over the cards
+    # played, so one could not tell which card the seat had just played.
+    import random
+
+    from pitch.bots import make_bot, play_game
+    from pitch.engine import Rules
+
+    rng = random.Random(5)
+    bots = [make_bot("heuristic", rng=random.Random(i)) for i in range(2)]
+    state = play_game(Rules(players=2), bots, rng).state
+    path = tmp_path / "heads-up.json"
+    path.write_text(json.dumps(game_record(state)))
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(server_url + "/#replay")
+    page.wait_for_selector("body.ready")
+    page.set_input_files("#record-file", str(path))
+    expect(page.locator(".replay-controls")).to_be_visible()
+    for _ in range(14):  # the auction and the first tricks, every card on the felt
+        page.click("[data-action=next]")
+        assert not page.evaluate(OVERLAPS), page.locator(".step").text_content()
+    shot(page, f"replay-open-hands-{size[0]}")

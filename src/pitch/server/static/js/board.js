@@ -61,7 +61,8 @@ export function renderBoard(board, model, previous = new Set(), facts = null) {
   if (facts) facts.replaceChildren();
   else board.append((facts = h("div", { class: "board-facts" })));
   // The felt: the seats around its edge, the trick in the middle.
-  const felt = h("div", { class: "felt" });
+  const open = Object.keys(model.openHands || {}).some((seat) => Number(seat) !== model.me);
+  const felt = h("div", { class: `felt${open ? " open-hands" : ""}` });
   board.append(felt);
   for (let seat = 0; seat < n; seat++) {
     const pos = seatPosition(seat, model.me, n);
