@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -155,6 +156,17 @@ def test_my_tables_resume_leave_resign_replay_download(
     row.locator("[data-action=replay]").click()
     expect(page.locator(".replay-controls")).to_be_visible()
     page.go_back()
+    expect(rows).to_have_count(1)
+    # The Replays page lists it too (a phone has no record file to open), and plays it.
+    page.click("header a[href='/#replay']")
+    mine = page.locator(f'.my-games li[data-table="{over}"]')
+    expect(mine).to_contain_text(result)
+    expect(page.locator(".my-games li")).to_have_count(1)  # only the finished one
+    shot(page, "replay-my-games-1280-en")
+    mine.locator("[data-action=watch]").click()
+    expect(page.locator(".replay-controls")).to_be_visible()
+    expect(page.locator(".step")).to_have_text(re.compile(r"^Move 1 of"))
+    page.goto(f"{server_url}/")
     expect(rows).to_have_count(1)
 
     # Off the list: the panel goes.

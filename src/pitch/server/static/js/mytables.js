@@ -50,6 +50,11 @@ async function load() {
   return rows;
 }
 
+/** This browser's finished tables, newest first (the replay page lists them). */
+export async function finishedTables() {
+  return heldSeats().length ? (await load()).filter((r) => r.status === "over") : [];
+}
+
 let box = null; // the panel, while the lobby shows it
 let rows = null; // the last list the server gave
 
@@ -85,7 +90,7 @@ function title() {
   return h("h2", { id: "my-tables-title" }, t("My tables"));
 }
 
-function statusText(r) {
+export function statusText(r) {
   if (r.status === "waiting") return t("Waiting for players");
   if (r.status === "playing") return t("In play");
   // won: this seat's side won (null when the game stopped at the hand limit, no winner).
@@ -94,7 +99,7 @@ function statusText(r) {
   return t("Finished");
 }
 
-function when(iso) {
+export function when(iso) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
   const same = d.toDateString() === new Date().toDateString();
@@ -103,7 +108,7 @@ function when(iso) {
 
 /** The players' names as the table shows them: a seat without a name is a bot's once
  * the game is under way ("Bot 2"); while waiting it may be an open seat (not named). */
-function who(r) {
+export function who(r) {
   const named = (n) => typeof n === "string" && n;
   const names = (r.names || [])
     .map((n, i) => (named(n) ? n : r.status === "waiting" ? null : t("Bot {n}", { n: i + 1 })))

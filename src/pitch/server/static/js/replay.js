@@ -1,11 +1,14 @@
 // The replay viewer: step through any game record, from the server or an uploaded file.
 
+import * as api from "./api.js";
 import { cardEl, renderBoard } from "./board.js";
 import { cardName, sortHand } from "./cards.js";
 import { clear, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { levelName } from "./levels.js";
+import { apiError } from "./messages.js";
+import { finishedTables, statusText, when, who } from "./mytables.js";
 import { framesOf, isRule, MAX_GAMES, parseRecords, RecordError, verifyRecords, VerifyError } from "./record.js";
 import * as settings from "./settings.js";
 import { handSummary, scoreSheet, seatName, winnerText, sideName } from "./summary.js";
@@ -20,6 +23,7 @@ let shown = new Set();
 let checking = false; // a check by the server is under way
 let refusal = null; // why the last file was refused (shown under the loader)
 let ticket = 0; // the newest check; answers to older ones are dropped
+let mine = null; // this browser's finished tables (My tables), to watch without a file
 
 /** Show the viewer in `main`; `records` is an optional list of games to open at once
  * (the table's record): they are checked by the server first, like any file. */
@@ -28,6 +32,37 @@ export function showReplay(main, records = null) {
   stop();
   draw();
   if (Array.isArray(records) && records.length) open(records, null);
+  else loadMine();
+}
+
+async function loadMine() {
+  try {
+    mine = await finishedTables();
+  } catch {
+    mine = []; // the file loader still works
+  }
+  if (root) draw();
+}
+
+/** The games this browser played to the end: a phone has no record file to open. */
+function myGames() {
+  if (!mine?.length) return null;
+  const row = (r) =>
+    h(
+      "li",
+      { dataset: { table: r.table } },
+      h("span", { class: "my-table-text" }, h("b", { id: `my-game-${r.table}` }, who(r)), h("br"), h("span", { class: "muted" }, [statusText(r), when(r.updated_at)].filter(Boolean).join(" · "))),
+      h("button", { type: "button", class: "primary", dataset: { action: "watch" }, "aria-describedby": `my-game-${r.table}`, onclick: () => watch(r.table) }, t("Watch the replay")),
+    );
+  return h("section", { class: "panel my-games", "aria-labelledby": "my-games-title" }, h("h2", { id: "my-games-title" }, t("Your finished games")), h("ul", { class: "open-seats my-tables-list" }, mine.map(row)));
+}
+
+async function watch(table) {
+  try {
+    await open([await api.record(table)], null);
+  } catch (e) {
+    refuse(t("Could not load the record: {why}", { why: apiError(e) }));
+  }
 }
 
 function openGames(list) {
@@ -184,6 +219,8 @@ function draw() {
   if (refusal) root.append(h("p", { class: "record-problem", role: "alert" }, refusal));
   if (!game) {
     root.append(h("p", { class: "empty" }, t("Open a game record to watch it move by move.")));
+    const list = myGames();
+    if (list) root.append(list);
     return;
   }
   const f = game.frames[index];
@@ -279,6 +316,8 @@ function draw() {
     where,
     h("div", { class: "table-layout" }, h("div", { class: "board-wrap replay-board" }, board, myHand), h("div", {}, scoreNow, side)),
   );
+  const list = myGames(); // another of them, below the one being watched
+  if (list) root.append(list);
   root.querySelector(`[data-action="${lastAction}"]`)?.focus();
 }
 
