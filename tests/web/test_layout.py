@@ -27,7 +27,7 @@ LANGS = {"en": "en-US", "ru": "ru-RU"}
 
 # Every layout fault on the page now, in words ([] when it fits). `boxes` are the things
 # that must not overlap: seat labels and chips, trump and contract, the cards on the
-# table, and the rows around the board; the toast must not cover a seat's name.
+# table, and the rows around the board; the toast must not cover a seat's name or the status line.
 FAULTS = """() => {
   scrollTo(0, 0);
   const W = innerWidth, H = innerHeight, out = [];
@@ -72,7 +72,7 @@ FAULTS = """() => {
   if (bar) for (const el of hand)
     if (meet(rect(bar), rect(el))) out.push(`own card ${name(el)} at ${fmt(rect(el))} overlaps the buttons at ${fmt(rect(bar))}`);
   const toast = document.querySelector("#toast.show");
-  if (toast) for (const el of document.querySelectorAll(".board .seat-name"))
+  if (toast) for (const el of document.querySelectorAll(".board .seat-name, .status-line"))
     if (meet(rect(toast), rect(el))) out.push(`the toast covers ${name(el)}`);
   return out;
 }"""  # noqa: E501 (a script, read as one)
@@ -237,11 +237,15 @@ def test_table(table: Table) -> None:
     st = table.state()
     assert st["game"]["phase"] == "bid"
     table.check("auction")
-    for page in table.pages.values():
-        page.locator("#hand .card").first.click()
-        expect(page.locator("#toast.show")).to_be_visible()
-        assert page.evaluate(FAULTS) == []
-        page.locator("#toast").evaluate("t => t.classList.remove('show')")
+    for lang, page in table.pages.items():
+        for w, h in SIZES[:3]:  # phones (the toast over the top bar) and a tablet
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_function("w => innerWidth === w", arg=w)
+            page.locator("#hand .card").first.click()
+            expect(page.locator("#toast.show")).to_be_visible()
+            shot(page, f"toast-auction{n}-{lang}-{w}x{h}", full=False)
+            assert page.evaluate(FAULTS) == [], f"{lang} {w}x{h}"
+            page.locator("#toast").evaluate("t => t.classList.remove('show')")
     # The play with the most cards on the table: every other seat has played to it.
     full = n - 1
     for moves in range(120):
