@@ -53,7 +53,9 @@ def test_quick_play_two_strangers_one_table(browser: Any, server_url: str) -> No
     assert _quick(bob, server_url, "Боб") == table
     bob.wait_for_function(WAITING)
     seat = bob.evaluate("() => window.pitchTable.waiting")
-    expect(bob.locator("#notices .arriving")).to_contain_text(f"Вы займёте место {seat + 1}")
+    expect(bob.locator("#notices .arriving")).to_contain_text(
+        f"Вы займёте место {seat + 1} вместе с его очками"
+    )
     expect(bob.locator("#status")).to_contain_text("Вы наблюдаете")
     shot(bob, "table-quick-waiting-phone-ru")
     expect(ann.locator("#notices .arriving")).to_contain_text(f"Боб takes seat {seat + 1}")

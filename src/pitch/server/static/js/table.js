@@ -228,7 +228,7 @@ function madeFor(m, prev) {
 }
 
 function arrivingText(s) {
-  if (s.seat === S.waiting) return t("You take seat {n} when this hand ends; a bot plays it until then.", { n: s.seat + 1 });
+  if (s.seat === S.waiting) return t("You take seat {n}, with its score, when this hand ends; a bot plays it until then.", { n: s.seat + 1 });
   return t("{name} takes seat {n} when this hand ends.", { name: s.arriving, n: s.seat + 1 });
 }
 
