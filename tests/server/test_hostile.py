@@ -771,3 +771,33 @@ def test_the_connection_count_forgets_closed_sockets() -> None:
         t.closed = True
     limits._prune()
     assert "192.0.2.1" not in limits.open
+
+
+def test_bot_names_in_disguise_and_a_flood_of_them(make_server: Any) -> None:
+    # A person passing for a bot ("Bot 2", the table's own name for a bot seat) in every
+    # disguise the name rules see through: case, width, spacing, another language, the
+    # stand-in and record forms. Each refusal is a seat change (the per-address limit),
+    # so a flood of them is cut off, and another address is not slowed.
+    srv = make_server(env={"PITCH_SEAT_CHANGES_PER_MINUTE": "30"})
+    t = create_table(srv.base, {"rules": {"players": 3}})["id"]
+    url = f"{srv.base}/api/tables/{t}/seats/0"
+    disguises = [
+        "Bot 2", "bot2", "BOT   3", "ＢＯＴ ２", " Bot 4 ", "Бот 5", "бОТ 6", "Robot 7",
+        "Bot 2 (for Ann)", "Bot 3 (club)", "Bot 2 (<img src=x onerror=a()>)",
+    ]  # fmt: skip
+    for name in disguises:
+        r = httpx.post(url, json={"name": name}, timeout=10)
+        assert (r.status_code, r.json()["code"]) == (422, "name_reserved"), name
+    # Not names at all: unprintable, too long, not a string.
+    for bad in ("Bot\u200b2", "Bot 2\x00", "B" * 33, 2, None):
+        r = httpx.post(url, json={"name": bad}, timeout=10)
+        assert (r.status_code, r.json()["code"]) == (422, "bad_request"), bad
+    # The flood: refusals are charged like claims (30 a minute here).
+    codes = [httpx.post(url, json={"name": "Bot 9"}, timeout=10).status_code for _ in range(30)]
+    assert 429 in codes and set(codes) <= {422, 429}, codes
+    with httpx.Client(transport=httpx.HTTPTransport(local_address=OTHER)) as other:
+        r = other.post(url, json={"name": "Bottom 2"}, timeout=10)
+        assert r.status_code == 200, r.text
+    assert httpx.get(f"{srv.base}/api/tables/{t}", timeout=10).json()["seats"][0]["name"] == (
+        "Bottom 2"
+    )

@@ -11,9 +11,10 @@ import json
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
-from tests.web.conftest import PHONE, new_page, post_json, seat_page, shot
+from tests.web.conftest import PHONE, STATIC, new_page, post_json, seat_page, shot
 
 TABLE = "mocktable1"
 RULES = {"players": 4, "partnerships": True, "target": 21, "low_to": "captor"}
@@ -225,25 +226,31 @@ GOING_OUT = (
 )
 
 
+@pytest.mark.parametrize(
+    ("lang", "locale", "size"), [("en", "en-US", "phone"), ("ru", "ru-RU", "laptop")]
+)
 def test_a_side_past_the_target_and_a_winner_with_fewer_points_are_explained(
-    browser: Any, server_url: str
+    browser: Any, server_url: str, lang: str, locale: str, size: str
 ) -> None:
     # Under R6.2 a side that passes the target without pitching plays on, and the game
     # can end with the winner behind: strangers read both as a scoring bug.
-    page = new_page(browser, **PHONE)
+    messages = json.loads((STATIC / f"i18n/{lang}.json").read_text(encoding="utf-8"))
+    going_out = messages["messages"][GOING_OUT]
+    view = PHONE if size == "phone" else {"viewport": {"width": 1280, "height": 800}}
+    page = new_page(browser, locale=locale, **view)
     ws = _fake_table(page, server_url)
     expect(page.locator("#past-target")).to_have_count(0)  # 10 and 7, to 21
     ws.send(_state(11, _game(scores=[23, 7])))
     note = page.locator("#past-target")
-    expect(note).to_have_text(GOING_OUT)
+    expect(note).to_have_text(going_out)
     expect(note.locator("a.rule-link")).to_have_attribute("href", "/rules#R6.2")
-    shot(page, "past-target-en-phone")
+    shot(page, f"past-target-{lang}-{size}")
     # Side 1 pitched the last hand and went out on 22, side 0 is on 23.
     over = _game(scores=[23, 22], winner=1, turn=None, legal=[], trick=None, hand=[])
     ws.send(_state(12, over, status="over"))
-    expect(page.locator("#game-over .why-winner")).to_have_text(GOING_OUT)
+    expect(page.locator("#game-over .why-winner")).to_have_text(going_out)
     expect(page.locator("#past-target")).to_have_count(0)
     expect(page.locator(".side-panel")).not_to_contain_text("null")
-    shot(page, "why-winner-en-phone")
+    shot(page, f"why-winner-{lang}-{size}")
     assert page.js_errors == []
     page.context.close()
