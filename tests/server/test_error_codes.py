@@ -90,6 +90,12 @@ def test_a_person_cannot_go_by_a_bots_name(tmp_path: Path) -> None:
         _refused(
             c.post(f"/api/tables/{quick}/quickseat", json={"name": "Bot 1"}), 422, "name_reserved"
         )
+        # Its human seat taken, the next quick seat is a bot's to take over: refused too.
+        assert c.post(f"/api/tables/{quick}/quickseat", json={"name": "Al"}).status_code == 200
+        _refused(
+            c.post(f"/api/tables/{quick}/quickseat", json={"name": "Bot 2"}), 422, "name_reserved"
+        )
+        assert c.post(f"/api/tables/{quick}/quickseat", json={"name": "Bo"}).status_code == 200
         for fine in ("Botond", "Bot", "Ann (Bot 2)", "Robotnik 2"):
             assert c.post(f"/api/tables/{t}/seats/0", json={"name": fine}).status_code == 200
             t = c.post("/api/tables", json={"rules": {"players": 3}}).json()["id"]

@@ -89,14 +89,14 @@ class QuickSeats:
         """Seat ``name`` at a quick-play table: its free human seat (a table quick play
         just made), else the first open bot seat. Answer: seat, token, and whether a bot
         plays it until the hand in play ends."""
-        refuse_bot_names(name)
         svc = self.service
         t = await svc.lifecycle.find(table_id, live=True)
         if not t.options.quick:
             raise ServiceError(409, "this table is not open to quick play", "not_quick")
         free = next((i for i, s in enumerate(t.seats) if s.kind == "human" and not s.claimed), None)
-        if free is not None:
+        if free is not None:  # the claim refuses a bot's name, as any claim does
             return free, await svc.seats.claim(table_id, free, name, renumber=True), False
+        refuse_bot_names(name)
         async with t.lock:
             seat = next((i for i, s in enumerate(t.seats) if is_open(t, s)), None)
             if seat is None or t.status != "playing":

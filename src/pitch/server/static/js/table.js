@@ -675,9 +675,7 @@ function sidePanel(g, rules) {
 /** A side past the target that has not gone out: a stranger reads it as a scoring bug
  * unless the table says why (R6.2: only the pitcher's side goes out). */
 function pastTarget(g, rules) {
-  if (over(g)) return null;
-  const past = g.scores.map((s, i) => (s >= rules.target ? i : null)).filter((i) => i !== null);
-  if (!past.length) return null;
+  if (over(g) || !g.scores.some((s) => s >= rules.target)) return null;
   return h("p", { class: "past-target", id: "past-target" }, goingOut(rules));
 }
 
