@@ -116,10 +116,16 @@ def test_quick_play_fills_a_bot_seat_between_hands(quick_server: str, tmp_path: 
                 assert state["game"]["hand"]  # his own cards now
                 assert state["seats"][1]["kind"] == "human"
                 assert state["seats"][1]["name"] == "Bob"
-                assert state["game"]["hands_played"] >= 1
+                before = state["game"]["hands_played"]
+                assert before >= 1
+                # The bot bid in the hands before: the score sheet names them by it.
+                assert state["seats"][1]["since"] == before
+                assert state["seats"][0]["since"] is None
                 await _until(
                     ws_b, lambda m: m["type"] == "state" and m["status"] == "over", 1, True
                 )
+                seats = httpx.get(f"{base}/api/tables/{t}").json()["seats"]
+                assert [s["since"] for s in seats] == [None, before]
                 return await ann_task
 
     over = asyncio.run(scenario())

@@ -75,14 +75,19 @@ HAND = {
 }
 
 
-def _state(seq: int, game: dict[str, Any], status: str = "playing") -> str:
+def _state(
+    seq: int,
+    game: dict[str, Any],
+    status: str = "playing",
+    seats: list[dict[str, Any]] | None = None,
+) -> str:
     msg = {
         "type": "state",
         "table": TABLE,
         "seq": seq,
         "status": status,
         "seat": 0,
-        "seats": _seats(),
+        "seats": _seats() if seats is None else seats,
         "rules": RULES,
         "last": {"seat": 3, "action": 0, "text": "Ah", "by": "bot"},
         "turn_deadline": None,
@@ -131,6 +136,39 @@ def test_end_of_hand_message_gives_the_points_of_the_summary(browser: Any, serve
     expect(made).to_have_text("Bot 4 made the bid (+2).")
     expect(page.locator("#toast")).to_have_text("Bot 4 made the bid (+2).")
     expect(page.locator(".hand-summary .score-line li small")).to_have_text(["+2", "+2"])
+    assert page.js_errors == []
+    page.context.close()
+
+
+def test_past_hands_name_who_held_the_seat_then(browser: Any, server_url: str) -> None:
+    # Ann took Bot 4's seat after hand 1 (quick play), Rob resigned to a bot after
+    # bidding in hand 2 (the server's `since`): each hand names its pitcher as it was.
+    page = new_page(browser)
+    ws = _fake_table(page, server_url)
+    seats = _seats()
+    seats[3] |= {"kind": "human", "name": "Ann", "since": 1}
+    seats[1] |= {"since": 2}
+    hand2 = HAND | {"pitcher": 1, "dealer": 1, "awards": {"high": 1, "low": 1, "jack": 1,
+                    "game": 1}, "delta": [0, 4], "scores": [12, 13]}  # fmt: skip
+    hand3 = HAND | {"dealer": 2, "delta": [2, 2], "scores": [14, 15]}
+    for n, (h, deal) in enumerate(((HAND, 1), (hand2, 2), (hand3, 3)), start=1):
+        ws.send(_state(10 + n, _game(phase="bid", hand_number=n + 1, hands_played=n,
+                last_hand=h, scores=h["scores"], turn=deal, dealer=deal, bids=[],
+                pitcher=None, contract=None, trump=None, trick=None, hand=["2c"] * 6,
+                hand_sizes=[6] * 4), seats=seats))  # fmt: skip
+        who = ("Bot 4", "Rob", "Ann")[n - 1]
+        expect(page.locator(".hand-summary .made")).to_have_text(
+            re.compile(rf"^{who} made the bid")
+        )
+        expect(page.locator("#toast")).to_have_text(re.compile(rf"^{who} made the bid"))
+    bids = page.locator(".score-sheet tbody td:first-of-type")
+    expect(bids).to_have_text(["Bot 4: 1", "Rob: 1", "Ann: 1"])
+    # The side names are the seats' today: the columns, and the hand's awards now.
+    expect(page.locator(".score-sheet thead th").nth(4)).to_have_text("Bot 2 (for Rob) & Ann")
+    expect(page.locator('.hand-summary dd[data-award="high"]')).to_have_text(
+        re.compile(r"^Bot 2 \(for Rob\) & Ann\b")
+    )
+    shot(page, "score-sheet-past-holders-en-desktop")
     assert page.js_errors == []
     page.context.close()
 

@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import WebSocket
 
 from pitch.bots.registry import level_of
-from pitch.engine import CHANCE, GameState, Rules
+from pitch.engine import BID, CHANCE, GameState, Rules
 from pitch.server.chat import HISTORY
 from pitch.server.limits import TokenBucket
 from pitch.server.schemas import TableOptions
@@ -184,6 +184,11 @@ class LiveTable:
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=HISTORY))
     """The last chat lines, as sent (``chat`` messages)."""
     chat_count: int = 0
+    bids_by: list[tuple[int, int]] = field(default_factory=list)
+    """Per hand (the one in play too): the seats that have bid, and those whose bid their
+    bot made, as bit masks. A seat that changed hands in the game (a stranger took over
+    a quick-play bot, a player resigned to one) names its past hands' bids by who made
+    them (:meth:`holder_since`)."""
 
     @classmethod
     def from_stored(cls, st: StoredTable, before: LiveTable | None = None) -> LiveTable:
@@ -210,6 +215,7 @@ class LiveTable:
         if before is not None and st.since:
             assert before.seq == st.since and before.state is not None
             t.state, t.seq, t.last = before.state.copy(), before.seq, before.last
+            t.bids_by = list(before.bids_by)
         elif st.events:
             t.state = GameState(t.rules, dealer=t.first_dealer)
         for e in st.events:
@@ -224,8 +230,38 @@ class LiveTable:
             self.state.deal(e.deal)
         else:
             assert e.action is not None and e.seat == self.state.current_player()
+            self.note_bid(self.state, e.seat, e.by)
             self.state.apply(e.action)
             self.last = {"seat": e.seat, "action": e.action, "by": e.by}
+
+    def note_bid(self, before: GameState, seat: int, by: str) -> None:
+        """Before ``seat``'s move on ``before``: if it is its bid, note who made it."""
+        if before.phase != BID:
+            return
+        hand = len(before.history)
+        while len(self.bids_by) <= hand:
+            self.bids_by.append((0, 0))
+        bit = 1 << seat
+        did, bots = self.bids_by[hand]
+        self.bids_by[hand] = (did | bit, bots | bit if by == "bot" else bots)
+
+    def holder_since(self, seat: int) -> int | None:
+        """For a seat whose holder changed in the game, the number of hands whose bid at
+        it the one before made (the score sheet names those hands by them); else
+        ``None``. A stranger takes a bot's seat between hands, a player may resign
+        mid-hand: the hands are told apart by who made the seat's bid."""
+        s = self.seats[seat]
+        bot_now = s.kind == "bot"
+        if not ((not bot_now and s.bot is not None) or (bot_now and s.name and not s.pending)):
+            return None
+        bit = 1 << seat
+        k = len(self.bids_by)
+        while k > 0:
+            did, bots = self.bids_by[k - 1]
+            if did & bit and bool(bots & bit) != bot_now:
+                break
+            k -= 1
+        return k or None
 
     def chat_bucket(self, who: str) -> TokenBucket:
         """``who``'s chat allowance here (``seat 2``, ``client <key>``)."""

@@ -135,6 +135,7 @@ class Play:
             if conn is not None:
                 conn.send(error("server_busy"))
             return
+        t.note_bid(t.state, seat, by)
         t.state = st
         t.seq += len(events)
         t.last = {"seat": seat, "action": action, "by": by}
@@ -162,6 +163,7 @@ class Play:
             fresh = LiveTable.from_stored(stored)
             new = stored.events[t.seq :]
             t.state, t.seq, t.status, t.last = fresh.state, fresh.seq, fresh.status, fresh.last
+            t.bids_by = fresh.bids_by
             if new:
                 # The write went through after all (its answer was lost): go on from it,
                 # or nobody would plan the next bot's move, nor tell the table of this one.

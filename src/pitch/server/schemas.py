@@ -146,6 +146,10 @@ class SeatInfo(BaseModel):
     """A quick-play bot seat a stranger may take over (``POST /api/quickplay``)."""
     arriving: str | None = None
     """The stranger who takes this bot seat when the hand in play ends."""
+    since: int | None = None
+    """For a seat whose holder changed in the game (a stranger took over a quick-play
+    bot, a player resigned to a bot): the hands before that, whose bid at this seat the
+    one before made (``Bot 2``; the resigned player). ``None`` if it never changed."""
 
 
 class TableInfo(BaseModel):

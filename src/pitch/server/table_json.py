@@ -30,6 +30,7 @@ def seat_list(t: LiveTable) -> list[dict[str, Any]]:
             "substituted": t.substituted(i),
             "open": is_open(t, s),
             "arriving": s.name if s.pending else None,
+            "since": t.holder_since(i),
         }
         for i, s in enumerate(t.seats)
     ]

@@ -98,8 +98,10 @@ export function sideScore(rules, names, side, value) {
   return [h("span", { class: "who" }, sideName(rules, names, side)), h("span", { class: "sr-only" }, ": "), h("b", {}, String(value))];
 }
 
-/** The score sheet: one row per hand, a column per side. */
-export function scoreSheet(rules, names, results) {
+/** The score sheet: one row per hand, a column per side. The columns name the sides as
+ * they sit now; a row names its pitcher as the seat was held in that hand (`handNames`,
+ * hand number -> names: a seat a stranger took over from a bot was the bot's before). */
+export function scoreSheet(rules, names, results, handNames = () => names) {
   const sides = numSides(rules);
   const head = h(
     "tr",
@@ -119,7 +121,7 @@ export function scoreSheet(rules, names, results) {
         h(
           "td",
           { class: r.made === false ? "set" : null },
-          r.thrown_in ? t("Redeal") : `${seatName(names, r.pitcher)}: ${r.bid}`,
+          r.thrown_in ? t("Redeal") : `${seatName(handNames(i + 1), r.pitcher)}: ${r.bid}`,
           r.made === false ? h("span", { class: "sr-only" }, " (" + t("set back") + ")") : null,
         ),
         h("td", {}, isSuit(r.trump) ? [suitIcon(r.trump), h("span", { class: "sr-only" }, suitName(r.trump))] : "–"),

@@ -203,7 +203,8 @@ function handResultText(g, r) {
   if (r.thrown_in) return t("Everyone passed: the cards are dealt again.");
   const side = g.sides.findIndex((seats) => seats.includes(r.pitcher));
   const points = r.delta?.[side] ?? (r.made ? r.bid : -r.bid);
-  return r.made ? t("{name} made the bid ({sign}{n}).", { name: name(r.pitcher), sign: "+", n: points }) : t("{name} was set back ({n}).", { name: name(r.pitcher), n: points });
+  const who = seatName(namesAt(g.hands_played), r.pitcher); // a stranger may sit there now
+  return r.made ? t("{name} made the bid ({sign}{n}).", { name: who, sign: "+", n: points }) : t("{name} was set back ({n}).", { name: who, n: points });
 }
 
 /** Say so when a move was made for a player: the turn timer ran out, or a stand-in bot
@@ -295,6 +296,16 @@ function name(seat) {
 
 function names() {
   return (S.msg?.seats || S.info?.seats || []).map((s) => (s.kind === "bot" ? botName(s) : s.name));
+}
+
+/** The names as the seats were held in hand `n` (1 is the first): a seat whose holder
+ *  changed (`since`, from the server) was its bot's before a stranger took it over, or
+ *  its player's before they resigned to a bot. */
+function namesAt(n) {
+  return (S.msg?.seats || S.info?.seats || []).map((s) => {
+    if (s.since === null || s.since === undefined || n > s.since) return s.kind === "bot" ? botName(s) : s.name;
+    return s.kind === "bot" ? s.name : t("Bot {n}", { n: s.seat + 1 });
+  });
 }
 
 /** A bot seat's name; a seat whose player resigned says for whom the bot plays. */
@@ -664,11 +675,11 @@ function sidePanel(g, rules) {
     );
   }
   if (over(g)) side.prepend(gameOver(g, rules));
-  if (g.last_hand) side.append(handSummary(rules, names(), g.last_hand, g.hands_played));
+  if (g.last_hand) side.append(handSummary(rules, namesAt(g.hands_played), g.last_hand, g.hands_played));
   const rows = Object.keys(S.results).map(Number).sort((a, b) => a - b).map((k) => S.results[k]);
   const chat = S.info?.options?.chat ?? "free";
   if (chat !== "off") side.append(chatPanel(S.seat !== null && S.seat !== undefined, chat === "free"));
-  if (rows.length) side.append(scoreSheet(rules, names(), rows));
+  if (rows.length) side.append(scoreSheet(rules, names(), rows, namesAt));
   return side;
 }
 

@@ -1,0 +1,68 @@
+"""Who made each hand's bid at a seat whose holder changed (``LiveTable.holder_since``):
+the score sheet names a past hand's pitcher by who held the seat then."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+from pitch.engine import BID, DEAL, OVER, GameState, Rules
+from pitch.server.live import LiveTable, Seat
+from pitch.server.schemas import TableOptions
+
+
+def _table(seats: list[Seat]) -> LiveTable:
+    rules = Rules(players=2)
+    t = LiveTable(
+        id="t",
+        rules=rules,
+        options=TableOptions(),
+        first_dealer=0,
+        seats=seats,
+        created_at=datetime.now(UTC),
+    )
+    t.state = GameState(rules, dealer=0)
+    return t
+
+
+def _hand(t: LiveTable, by: list[str]) -> None:
+    """Deal and bid a hand (seat i's bid made by ``by[i]``), then finish it by passing."""
+    st = t.state
+    assert st is not None
+    st.deal_random(random.Random(len(st.history)))
+    while st.phase == BID:
+        seat = st.current_player()
+        t.note_bid(st, seat, by[seat])
+        st.apply(next(iter(st.legal_actions())))  # pass (the dealer: the least bid)
+    while st.phase not in (DEAL, OVER):
+        t.note_bid(st, st.current_player(), "bot")  # card plays are not bids
+        st.apply(next(iter(st.legal_actions())))
+
+
+def test_a_seat_never_changed_has_no_since() -> None:
+    t = _table([Seat("human", None, name="Ann"), Seat("bot", "club")])
+    _hand(t, ["player", "bot"])
+    assert [t.holder_since(i) for i in range(2)] == [None, None]
+
+
+def test_a_stranger_who_took_over_a_bot_after_two_hands() -> None:
+    t = _table([Seat("human", None, name="Ann"), Seat("bot", "club")])
+    _hand(t, ["player", "bot"])
+    _hand(t, ["timer", "bot"])  # a move the timer made is still the player's
+    s = t.seats[1]
+    s.kind, s.name, s.token_hash = "human", "Bob", "x"  # arrives between hands
+    assert t.holder_since(1) == 2  # nothing bid by him yet
+    _hand(t, ["player", "player"])
+    assert t.holder_since(1) == 2
+    assert t.holder_since(0) is None
+
+
+def test_a_player_who_resigned_mid_hand_after_bidding() -> None:
+    t = _table([Seat("human", None, name="Ann"), Seat("human", None, name="Tess")])
+    _hand(t, ["player", "substitute"])  # a stand-in bot plays for an absent player
+    _hand(t, ["player", "player"])
+    s = t.seats[1]
+    s.kind, s.bot, s.token_hash = "bot", "club", None  # resigned after bidding in hand 2
+    assert t.holder_since(1) == 2
+    _hand(t, ["player", "bot"])
+    assert t.holder_since(1) == 2
