@@ -218,7 +218,17 @@ def test_replay_names_bots_in_the_readers_language(
         ["Ann", "Бот 2 (Клубный игрок)", "Tess, затем Бот 3 (Мастер)", "Бот 4 (Новичок), затем Bo"]
     )
     page.click("[data-action=last]")
-    expect(page.locator(".score-sheet thead th")).to_contain_text(["Бот 2 (Клубный игрок)"])
+    # The felt and the score sheet's columns leave out the levels: long names are cut.
+    expect(page.locator(".score-sheet thead th.side")).to_have_text(
+        ["Ann", "Бот 2", "Tess, затем Бот 3", "Бот 4, затем Bo"]
+    )
+    expect(page.locator(".board .seat .name-text")).to_have_text(
+        ["Ann", "Бот 2", "Tess, затем Бот 3", "Бот 4, затем Bo"]
+    )
+    # The scores above them name each seat in full.
+    expect(page.locator(".score-line.current .who")).to_have_text(
+        ["Ann", "Бот 2 (Клубный игрок)", "Tess, затем Бот 3 (Мастер)", "Бот 4 (Новичок), затем Bo"]
+    )
     shot(page, "replay-bots-ru-phone", full=False)
     assert page.evaluate("() => [...window.pitchI18n.missing]") == []
     assert page.js_errors == []

@@ -162,9 +162,9 @@ def test_past_hands_name_who_held_the_seat_then(browser: Any, server_url: str) -
         )
         expect(page.locator("#toast")).to_have_text(re.compile(rf"^{who} made the bid"))
     bids = page.locator(".score-sheet tbody td:first-of-type")
-    expect(bids).to_have_text(["Bot 4: 1", "Rob: 1", "Ann: 1"])
+    expect(bids).to_have_text(["Bot 4: 1 hearts", "Rob: 1 hearts", "Ann: 1 hearts"])
     # The side names are the seats' today: the columns, and the hand's awards now.
-    expect(page.locator(".score-sheet thead th").nth(4)).to_have_text("Bot 2 (for Rob) & Ann")
+    expect(page.locator(".score-sheet thead th").nth(3)).to_have_text("Bot 2 (for Rob) & Ann")
     expect(page.locator('.hand-summary dd[data-award="high"]')).to_have_text(
         re.compile(r"^Bot 2 \(for Rob\) & Ann\b")
     )

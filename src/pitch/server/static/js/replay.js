@@ -173,16 +173,24 @@ function loader() {
  *  (server live.py `names`: "Bot 2 (club)", "Tess, then Bot 2 (club)", "Bot 2 (club),
  *  then Ann"); a player's own name is shown as it is. */
 function names() {
-  return game.names && game.names.map(recordName); // a record may name nobody
+  return game.names && game.names.map((raw) => recordName(raw, true)); // a record may name nobody
+}
+
+/** The same without the bots' levels ("Bot 2, then Ann"): for the seats on the felt and
+ *  the score sheet's columns, where a long name is cut or squeezed. */
+function shortNames() {
+  return game.names && game.names.map((raw) => recordName(raw, false));
 }
 
 const BOT_NAME = /^Bot (\d{1,2}) \(([^()]*)\)$/;
 
-function recordName(raw) {
+function recordName(raw, level) {
   if (typeof raw !== "string") return raw;
   const bot = (x) => {
     const m = BOT_NAME.exec(x);
-    return m ? `${t("Bot {n}", { n: Number(m[1]) })} (${levelName(m[2])})` : x;
+    if (!m) return x;
+    const name = t("Bot {n}", { n: Number(m[1]) });
+    return level ? `${name} (${levelName(m[2])})` : name;
   };
   const parts = raw.split(", then ");
   if (parts.length === 2) {
@@ -279,7 +287,7 @@ function draw() {
     board,
     {
       rules: game.rules,
-      names: names(),
+      names: shortNames(),
       me: viewer,
       dealer: f.dealer,
       pitcher: f.pitcher,
@@ -303,7 +311,7 @@ function draw() {
   if (f.kind === "over")
     side.prepend(h("p", { class: "winner-line" }, winnerText(game.rules, names(), f.winner)));
   const results = game.frames.filter((x) => x.kind === "result" && x.hand <= f.hand && (x.hand < f.hand || f.result));
-  side.append(scoreSheet(game.rules, names(), results.map((x) => x.result)));
+  side.append(scoreSheet(game.rules, shortNames(), results.map((x) => x.result)));
   const scoreNow = h(
     "ul",
     { class: "score-line current" },

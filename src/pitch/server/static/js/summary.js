@@ -98,7 +98,7 @@ export function sideScore(rules, names, side, value) {
   return [h("span", { class: "who" }, sideName(rules, names, side)), h("span", { class: "sr-only" }, ": "), h("b", {}, String(value))];
 }
 
-/** The score sheet: one row per hand, a column per side. The columns name the sides as
+/** The score sheet: one row per hand (the bid, its trump), a column per side. The columns name the sides as
  * they sit now; a row names its pitcher as the seat was held in that hand (`handNames`,
  * hand number -> names: a seat a stranger took over from a bot was the bot's before). */
 export function scoreSheet(rules, names, results, handNames = () => names) {
@@ -108,8 +108,7 @@ export function scoreSheet(rules, names, results, handNames = () => names) {
     {},
     h("th", { scope: "col" }, "#"),
     h("th", { scope: "col" }, t("Bid")),
-    h("th", { scope: "col" }, t("Trump")),
-    Array.from({ length: sides }, (_, s) => h("th", { scope: "col" }, sideName(rules, names, s))),
+    Array.from({ length: sides }, (_, s) => h("th", { scope: "col", class: "side" }, sideName(rules, names, s))),
   );
   const body = h("tbody");
   results.forEach((r, i) => {
@@ -122,9 +121,10 @@ export function scoreSheet(rules, names, results, handNames = () => names) {
           "td",
           { class: r.made === false ? "set" : null },
           r.thrown_in ? t("Redeal") : `${seatName(handNames(i + 1), r.pitcher)}: ${r.bid}`,
+          // The trump with the bid, not a column of its own: seven sides fit a phone.
+          isSuit(r.trump) ? [" ", h("span", { class: "trump" }, suitIcon(r.trump), h("span", { class: "sr-only" }, suitName(r.trump)))] : null,
           r.made === false ? h("span", { class: "sr-only" }, " (" + t("set back") + ")") : null,
         ),
-        h("td", {}, isSuit(r.trump) ? [suitIcon(r.trump), h("span", { class: "sr-only" }, suitName(r.trump))] : "–"),
         Array.from({ length: sides }, (_, s) => {
           const d = r.delta?.[s] ?? 0;
           return h("td", {}, h("b", {}, String(r.scores?.[s] ?? 0)), d ? h("small", {}, ` (${d > 0 ? "+" : ""}${d})`) : "");
