@@ -204,6 +204,7 @@ def test_scores_stand_apart_from_the_side_names(browser: Any, server_url: str) -
         # Read or copied, the text has a colon between name and score: never "Bot 3 10".
         expect(mine).to_have_text(re.compile(rf"^Tess & {bot3}:\s*10$"))
         _apart(page, mine)
+        expect(page.locator("#board .seat .count")).not_to_have_count(0)  # cards in hand
         # The game is over: the final score line keeps them apart too.
         over = _game(phase="over", turn=None, hands_played=1, last_hand=HAND | {
             "scores": [21, 9], "won": [True, False]}, scores=[21, 9], winner=0, trick=None,
@@ -211,6 +212,11 @@ def test_scores_stand_apart_from_the_side_names(browser: Any, server_url: str) -
         ws.send(_state(12, over, status="over"))
         final = page.locator("#game-over .final-score .side-score")
         expect(final).to_have_count(2)
+        # The winner has the most points: no R6.2 note, and nothing in its place.
+        expect(page.locator("#game-over")).not_to_contain_text("null")
+        expect(page.locator("#why-winner")).to_have_count(0)
+        # Empty hands show no bare "0" under the names (read as a score).
+        expect(page.locator("#board .seat .count")).to_have_count(0)
         expect(final.first).to_have_text(re.compile(rf"^Tess & {bot3}:\s*21$"))
         _apart(page, final.first)
         shot(page, f"scores-apart-{lang}-{name}")

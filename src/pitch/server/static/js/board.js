@@ -104,8 +104,9 @@ export function renderBoard(board, model, previous = new Set(), facts = null) {
       h(
         "div",
         { class: "seat-info" },
-        count !== null && model.openHands?.[seat] === undefined
-          ? h("span", { class: "count", title: t("Cards in hand") }, count ? miniBacks(count) : "", String(count))
+        // No cards left (a hand or the game over): nothing, not a bare "0" read as a score.
+        count && model.openHands?.[seat] === undefined
+          ? h("span", { class: "count", title: t("Cards in hand") }, miniBacks(count), String(count))
           : null,
         bid ? h("span", { class: `bid-bubble${bid.bid === 0 ? " pass" : ""}` }, bidText(bid.bid)) : null,
       ),

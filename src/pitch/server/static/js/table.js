@@ -3,7 +3,7 @@
 import * as api from "./api.js";
 import { bidText, cardEl, renderBoard } from "./board.js";
 import { cardName, sortHand, suitName } from "./cards.js";
-import { announce, clear, dismissError, h, toast } from "./dom.js";
+import { announce, append, clear, dismissError, h, toast } from "./dom.js";
 import { icon } from "./icons.js";
 import { serverText, t } from "./i18n.js";
 import { apiError, refusalText, serverError, withRuleLinks } from "./messages.js";
@@ -713,7 +713,8 @@ function sideScore(rules, side, score) {
 
 function gameOver(g, rules) {
   const box = h("section", { class: "panel game-over", id: "game-over" });
-  box.append(
+  // dom.js append, not the element's own: that writes a missing part (null) as "null".
+  append(box, [
     h("h2", { class: "winner-line" }, endText(g, rules)),
     h("p", { class: "final-score" }, t("Final score:"), " ", g.scores.map((s, i) => [i ? " · " : null, h("span", { class: "side-score", dataset: { side: String(i) } }, sideScore(rules, i, s))])),
     whyTheWinner(g, rules),
@@ -722,7 +723,7 @@ function gameOver(g, rules) {
     h("button", { type: "button", class: "primary", id: "watch-replay", onclick: watchReplay }, t("Watch the replay")),
     " ",
     h("a", { class: "button", href: "/" }, t("New game")),
-  );
+  ]);
   if (S.seat !== null && S.seat !== undefined) box.append(" ", rematchButton());
   return box;
 }
