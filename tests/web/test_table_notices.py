@@ -105,8 +105,11 @@ def _fake_table(page: Any, url: str) -> Any:
     page.route(f"**/api/tables/{TABLE}/hands", lambda r: r.fulfill(json=[HAND]))
     sockets: list[Any] = []
 
+    page.sent = []  # what the page sent the "server"
+
     def on_socket(ws: Any) -> None:
         def on_message(text: str | bytes) -> None:
+            page.sent.append(json.loads(text))
             if json.loads(text).get("type") == "auth":
                 ws.send(
                     json.dumps({"type": "welcome", "table": TABLE, "seat": 0, "server_time": 0})
@@ -136,6 +139,38 @@ def test_end_of_hand_message_gives_the_points_of_the_summary(browser: Any, serve
     expect(made).to_have_text("Bot 4 made the bid (+2).")
     expect(page.locator("#toast")).to_have_text("Bot 4 made the bid (+2).")
     expect(page.locator(".hand-summary .score-line li small")).to_have_text(["+2", "+2"])
+    assert page.js_errors == []
+    page.context.close()
+
+
+def _until_sent(page: Any, done: Any) -> None:
+    """Let the page's socket messages reach this test's "server" until ``done()``."""
+    for _ in range(100):
+        if done():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(page.sent)
+
+
+def test_a_double_click_makes_one_move(browser: Any, server_url: str) -> None:
+    # The second click of a double click used to reach the server for a state the first
+    # had changed: refused as stale, shown as a red error.
+    page = new_page(browser)
+    ws = _fake_table(page, server_url)
+    ws.send(_state(11, _game(phase="bid", turn=0, legal=["pass", "bid 2", "bid 3", "bid 4"],
+            bids=[], pitcher=None, contract=None, trump=None, trick=None,
+            hand=["2c", "5d", "9h", "Js", "Qs", "As"], hand_sizes=[6] * 4)))  # fmt: skip
+    page.dblclick('#actions [data-action="bid 2"]')
+    page.keyboard.press("3")  # and a key pressed at once: the same state still
+    _until_sent(page, lambda: any(m.get("type") == "action" for m in page.sent))
+    page.wait_for_timeout(300)  # time for a second one to arrive, were it sent
+    expect(page.locator("#toast.show.error")).to_have_count(0)
+    actions = [m for m in page.sent if m.get("type") == "action"]
+    assert actions == [{"type": "action", "action": "bid 2", "seq": 11}], actions
+    # A refusal lets the player try again (here the "server" refuses it as busy).
+    ws.send(json.dumps({"type": "error", "code": "server_busy", "message": "busy"}))
+    page.click('#actions [data-action="bid 3"]')
+    _until_sent(page, lambda: [m.get("action") for m in page.sent][-1:] == ["bid 3"])
     assert page.js_errors == []
     page.context.close()
 

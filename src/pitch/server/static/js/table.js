@@ -108,6 +108,10 @@ function send(obj) {
 }
 
 function act(action) {
+  // One move a state: a double click or a key held down would send the second for a
+  // state the first has changed, and the server's "stale" refusal read as an error.
+  if (S.msg && S.actedSeq === S.msg.seq) return;
+  S.actedSeq = S.msg?.seq;
   sound.click();
   send({ type: "action", action, seq: S.msg?.seq });
 }
@@ -125,6 +129,7 @@ function onMessage(m) {
     onHint(m);
   } else if (m.type === "error") {
     if (m.code === "hint_busy") return;
+    S.actedSeq = null; // a refused move may be made again (another, or once the server can)
     if (BLOCKED.has(m.code)) {
       if (!S.blocked && S.msg) refuse(serverError(m.code)); // once, over the table shown
       S.blocked = m.code;
