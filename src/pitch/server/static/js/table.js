@@ -300,7 +300,7 @@ function name(seat) {
 }
 
 function names() {
-  return (S.msg?.seats || S.info?.seats || []).map((s) => (s.kind === "bot" ? botName(s) : s.name));
+  return namesAt(Infinity); // as the seats are held now
 }
 
 /** The names as the seats were held in hand `n` (1 is the first): a seat whose holder
