@@ -95,7 +95,10 @@ def test_whole_game_with_bots(browser: Any, server_url: str) -> None:
         _take_turn(page, st)
     else:
         raise AssertionError("the game did not end within 400 moves")
-    assert refused is not None and "(rule R4.3)" in refused
+    # Deals come from the OS's random source, so a game may give Ada no card to refuse
+    # (CI drew one); test_refusals covers refusals for sure. When there was one, its
+    # message names the rule.
+    assert refused is None or "(rule R4.3)" in refused
     expect(page.locator("#game-over")).to_be_visible()
     shot(page, "game-over")
     with urllib.request.urlopen(f"{server_url}/api/tables/{table}/record") as r:
