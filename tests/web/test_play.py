@@ -268,7 +268,11 @@ def test_turn_timer_chosen_in_the_lobby_counts_down_and_stands_in(
     page.goto(server_url + "/")
     page.wait_for_selector("#create-table")
     substitute = page.locator("select[name=substitute]")
-    expect(substitute).to_be_disabled()  # nothing to stand in for yet
+    # By default a bot plays for a player gone a minute (a closed tab freezes no game).
+    expect(page.locator("select[name=grace-seconds]")).to_have_value("60")
+    expect(substitute).to_be_enabled()
+    page.select_option("select[name=grace-seconds]", "0")
+    expect(substitute).to_be_disabled()  # nothing to stand in for
     page.fill("input[name=player-name]", "Ada")
     page.select_option("select[name=players]", "2")
     page.select_option("select[name=bot-delay]", "1.2")  # the timer's move stays on screen

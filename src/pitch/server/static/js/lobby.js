@@ -19,7 +19,9 @@ let form = {
   rules: {}, // house rules set away from their defaults, by key
   botDelay: 0.6,
   turnSeconds: 0, // 0: no turn timer
-  graceSeconds: 0, // 0: wait for a player who left
+  // A friend who closes the tab should not freeze the game for the others: by default a
+  // bot plays for them after a minute, and gives the seat back when they return.
+  graceSeconds: 60, // 0: wait for a player who left
   substitute: null, // bot level that stands in; null: the level bot seats default to
   seats: null,
 };
