@@ -134,7 +134,7 @@ function row(r) {
   if (r.status === "waiting") actions.push(button("leave", t("Leave"), () => leave(r, t("Leave this table? Your seat is open again for someone else."))));
   if (r.status === "playing") actions.push(button("resign", t("Resign"), () => leave(r, t("Resign this game? A bot plays your seat to the end."))));
   if (r.status === "over") {
-    actions.push(button("replay", t("Watch the replay"), () => replay(r)));
+    actions.push(button("replay", t("Watch the replay"), () => watchReplay(r.table)));
     actions.push(h("a", { class: "button", href: api.recordUrl(r.table), download: `pitch-${r.table}.json`, dataset: { action: "download" }, "aria-describedby": whoId }, t("Download the record")));
     actions.push(button("forget", t("Remove from the list"), () => {
       forget(r.table);
@@ -178,9 +178,11 @@ export async function leaveTable(table, playing, question) {
   return true;
 }
 
-async function replay(r) {
+/** Open a finished table's game in the replay (My tables, the game-over panel, and an
+ *  invite link opened after the game). */
+export async function watchReplay(table) {
   try {
-    const rec = await api.record(r.table);
+    const rec = await api.record(table);
     window.pitchNavigate("/#replay", { records: [rec] });
   } catch (e) {
     toast(t("Could not load the record: {why}", { why: apiError(e) }), "error");

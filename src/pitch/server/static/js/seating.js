@@ -5,7 +5,7 @@ import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { apiError } from "./messages.js";
 import { levelName } from "./levels.js";
-import { leaveTable } from "./mytables.js";
+import { leaveTable, watchReplay } from "./mytables.js";
 import * as settings from "./settings.js";
 
 /** The name typed in ``input``, remembered for next time; null (and the player told,
@@ -47,9 +47,13 @@ export function rulesText(rules) {
 }
 
 /** Open human seats with a "Sit here" button each, plus "Watch". `refresh` reads the
- *  table again (after a seat was taken by someone else meanwhile). */
+ *  table again (after a seat was taken by someone else meanwhile). An invite link
+ *  opened after the game began says so instead, unless quick play lets one take over
+ *  a bot's seat. */
 export function joinView(S, { claimed, watch, refresh }) {
   const info = S.info;
+  const quick = info.status === "playing" && info.options?.quick && info.seats.some((s) => s.open);
+  if (info.status !== "waiting" && !quick) return startedView(info, watch);
   const nameInput = h("input", {
     id: "join-name",
     maxlength: "32",
@@ -92,14 +96,56 @@ export function joinView(S, { claimed, watch, refresh }) {
       ),
     );
   }
+  const takeOver = quick
+    ? h(
+        "button",
+        {
+          type: "button",
+          class: "primary",
+          id: "take-bot-seat",
+          onclick: async () => {
+            const name = takeName(nameInput);
+            if (!name) return;
+            try {
+              const c = await api.quickSeat(info.id, name); // the server picks the seat
+              claimed(c.seat, c.token);
+            } catch (e) {
+              toast(t("Could not take the seat: {why}", { why: apiError(e) }), "error");
+              if (e.status === 409) refresh?.();
+            }
+          },
+        },
+        t("Take a bot's seat"),
+      )
+    : null;
   return h(
     "section",
     { class: "panel join" },
     h("h1", {}, t("Join the table")),
     h("p", {}, rulesText(info.rules)),
+    quick ? h("p", {}, t("The game has started: take over a bot's seat, with its score, when the hand in play ends.")) : null,
     h("div", { class: "form-row" }, h("label", {}, t("Your name"), nameInput)),
     list,
-    h("button", { type: "button", onclick: watch, id: "watch" }, t("Just watch")),
+    h("div", { class: "actions" }, takeOver, h("button", { type: "button", onclick: watch, id: "watch" }, t("Just watch"))),
+  );
+}
+
+/** An invite link opened after the game began, with no seat to take: say so, and offer
+ *  what there is (watch it, its replay, the players' next game, a game of one's own). */
+function startedView(info, watch) {
+  const over = info.status === "over";
+  const actions = over
+    ? [h("button", { type: "button", class: "primary", id: "watch-replay", onclick: () => watchReplay(info.id) }, t("Watch the replay"))]
+    : [h("button", { type: "button", class: "primary", id: "watch", onclick: watch }, t("Just watch"))];
+  if (over && info.rematch) actions.push(h("a", { class: "button", href: `/t/${info.rematch}`, id: "rematch-link" }, t("Watch their next game")));
+  actions.push(h("a", { class: "button", href: "/", id: "new-game" }, t("New game")));
+  return h(
+    "section",
+    { class: "panel join started" },
+    h("h1", {}, over ? t("The game is over") : t("The game has started")),
+    h("p", {}, rulesText(info.rules)),
+    h("p", {}, over ? t("You can watch its replay, or start a game of your own.") : t("Every seat is taken. You can watch the game, or start one of your own.")),
+    h("div", { class: "actions" }, ...actions),
   );
 }
 

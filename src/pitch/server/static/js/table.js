@@ -11,6 +11,7 @@ import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import { handSummary, scoreSheet, seatName, sideName, winnerText } from "./summary.js";
 import { joinView, waitingPanel } from "./seating.js";
+import { watchReplay } from "./mytables.js";
 import { chatPanel, receiveChat, resetChat } from "./chat.js";
 import { walkthrough } from "./walkthrough.js";
 
@@ -725,7 +726,7 @@ function gameOver(g, rules) {
     whyTheWinner(g, rules),
     h("a", { class: "button", href: api.recordUrl(S.id), download: `pitch-${S.id}.json`, id: "download-record" }, t("Download the record")),
     " ",
-    h("button", { type: "button", class: "primary", id: "watch-replay", onclick: watchReplay }, t("Watch the replay")),
+    h("button", { type: "button", class: "primary", id: "watch-replay", onclick: () => watchReplay(S.id) }, t("Watch the replay")),
     " ",
     h("a", { class: "button", href: "/" }, t("New game")),
   ]);
@@ -748,15 +749,6 @@ async function rematch(next) {
     const c = await api.rematch(S.id, settings.token(S.id));
     settings.saveToken(c.table, c.seat, c.token);
     window.pitchNavigate(`/t/${c.table}`);
-  } catch (e) {
-    refuse(apiError(e));
-  }
-}
-
-async function watchReplay() {
-  try {
-    const rec = await api.record(S.id);
-    window.pitchNavigate("/#replay", { records: [rec] });
   } catch (e) {
     refuse(apiError(e));
   }
