@@ -147,9 +147,37 @@ def test_replay_refuses_a_record_that_breaks_a_rule(
     page.wait_for_selector("body.ready")
     page.set_input_files("#record-file", str(bad))
     message = page.locator(".record-problem")
-    expect(message).to_have_text(re.compile(r"^Game 2 breaks R4\.1: "))
-    expect(page.locator("#toast.show")).to_have_text(re.compile(r"^Game 2 breaks R4\.1: "))
+    # Where, then the checker's own words (the record's values as JSON writes them).
+    head = "Game 2 breaks rule R4.1. Hand 1."
+    expect(message).to_have_text(re.compile("^" + re.escape(head) + r"\s*Details: trump is \""))
+    expect(message.locator("a.rule-link")).to_have_text("R4.1")
+    expect(page.locator("#toast.show")).to_have_text(head)
     expect(page.locator(".replay-controls")).to_have_count(0)  # the good game 1 is not shown
+
+
+def test_a_refused_record_speaks_the_readers_language(
+    browser: Any, server_url: str, tmp_path: Any
+) -> None:
+    # A record with no rules, on a Russian phone: the message is Russian; only the
+    # checker's detail is English, marked as such, and it says "null", as the file does,
+    # not Python's "NoneType".
+    rec = json.loads((DATA / "partners.jsonl").read_text().splitlines()[0])
+    rec["rules"] = None
+    bad = tmp_path / "norules.json"
+    bad.write_text(json.dumps(rec))
+    page = new_page(browser, locale="ru-RU", **PHONE)
+    page.goto(server_url + "/#replay")
+    page.wait_for_selector("body.ready")
+    page.set_input_files("#record-file", str(bad))
+    message = page.locator(".record-problem")
+    expect(message).to_contain_text("Партия 1 не является правильной записью.")
+    detail = message.locator(".problem-detail [lang=en]")
+    expect(detail).to_have_text("rules must be a JSON object, not null.")
+    expect(message.locator(".problem-detail")).to_contain_text("Подробности (на английском):")
+    expect(page.locator("#toast.show")).to_have_text("Партия 1 не является правильной записью.")
+    shot(page, "replay-refused-ru-phone", full=False)
+    assert page.js_errors == []
+    page.context.close()
 
 
 def test_replay_survives_a_server_it_does_not_expect(

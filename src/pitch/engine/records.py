@@ -197,14 +197,24 @@ def replay_record(record: object) -> GameState:
     if not _same(record["winner"], winner):
         who = "nobody yet (the game is unfinished)" if winner is None else f"side {winner}"
         raise _VerifyError(
-            Problem(None, None, "R6.2", f"winner is {record['winner']!r}; expected {who}")
+            Problem(None, None, "R6.2", f"winner is {_json(record['winner'])}; expected {who}")
         )
     return state if state is not None else GameState(rules)
 
 
+def _json(x: object, limit: int = 60) -> str:
+    """A record's value as JSON writes it (``null``, ``true``, ``"h"``), not as Python
+    would (``None``, ``True``, ``'h'``): the reader wrote JSON. Long values are cut."""
+    try:
+        text = json.dumps(x, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(x)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _field(h: Mapping[str, Any], key: str) -> Any:
     if key not in h:
-        raise _Bad("format", f"missing field {key!r}")
+        raise _Bad("format", f"missing field {_json(key)}")
     return h[key]
 
 
@@ -236,7 +246,7 @@ def _replay_hand(rules: Rules, prev: GameState | None, h: object) -> GameState:
     n = rules.players
     dealer = _field(h, "dealer")
     if not _is_int(dealer) or not 0 <= dealer < n:
-        raise _Bad("R1.3", f"dealer must be a seat 0..{n - 1}, not {dealer!r}")
+        raise _Bad("R1.3", f"dealer must be a seat 0..{n - 1}, not {_json(dealer)}")
     if prev is None:
         state = GameState(rules, dealer=dealer)
     else:
@@ -257,7 +267,7 @@ def _replay_hand(rules: Rules, prev: GameState | None, h: object) -> GameState:
     seen = 0
     for seat, cards in enumerate(deal):
         if not isinstance(cards, list) or len(cards) != 6:
-            got = len(cards) if isinstance(cards, list) else repr(cards)
+            got = len(cards) if isinstance(cards, list) else _json(cards)
             raise _Bad("R2.2", f"seat {seat} must be dealt 6 cards, not {got}")
         m = 0
         for t in cards:
@@ -278,14 +288,14 @@ def _replay_hand(rules: Rules, prev: GameState | None, h: object) -> GameState:
         raise _Bad("format", "'bids' must be a list of [seat, bid]")
     for k, entry in enumerate(bids):
         if state.phase != BID:
-            raise _Bad("R3.1", f"bid {k} ({entry!r}) comes after the auction ended")
+            raise _Bad("R3.1", f"bid {k} ({_json(entry)}) comes after the auction ended")
         if (
             not isinstance(entry, list)
             or len(entry) != 2
             or not _is_int(entry[0])
             or not _is_int(entry[1])
         ):
-            raise _Bad("format", f"bid {k} must be [seat, bid], not {entry!r}")
+            raise _Bad("format", f"bid {k} must be [seat, bid], not {_json(entry)}")
         seat, bid = entry
         if seat != state.to_act:
             raise _Bad("R3.1", f"bid {k} is by seat {seat}; expected seat {state.to_act}")
@@ -315,9 +325,9 @@ def _replay_hand(rules: Rules, prev: GameState | None, h: object) -> GameState:
         )
         return state
     if not _same(pitcher, state.pitcher):
-        raise _Bad("R3.7", f"pitcher is {pitcher!r}; expected seat {state.pitcher}")
+        raise _Bad("R3.7", f"pitcher is {_json(pitcher)}; expected seat {state.pitcher}")
     if not _same(bid, state.contract):
-        raise _Bad("R3.7", f"bid is {bid!r}; expected {state.contract}")
+        raise _Bad("R3.7", f"bid is {_json(bid)}; expected {state.contract}")
 
     # Play (R4).
     tricks = _field(h, "tricks")
@@ -329,7 +339,7 @@ def _replay_hand(rules: Rules, prev: GameState | None, h: object) -> GameState:
         leader = t.get("leader")
         if not _same(leader, state.to_act):
             rule = "R4.1" if ti == 0 else "R4.6"
-            raise _Bad(rule, f"leader is {leader!r}; expected seat {state.to_act}", ti)
+            raise _Bad(rule, f"leader is {_json(leader)}; expected seat {state.to_act}", ti)
         cards = t.get("cards")
         if not isinstance(cards, list) or len(cards) != n:
             raise _Bad("R4.2", f"a trick holds one card from each of the {n} players", ti)
@@ -346,25 +356,29 @@ def _replay_hand(rules: Rules, prev: GameState | None, h: object) -> GameState:
             if first_card and trump != SUITS[state.trump]:
                 raise _Bad(
                     "R4.1",
-                    f"trump is {trump!r}; the pitcher led {card_str(c)}, so trump is "
-                    f"{SUITS[state.trump]!r}",
+                    f"trump is {_json(trump)}; the pitcher led {card_str(c)}, so trump is "
+                    f"{_json(SUITS[state.trump])}",
                 )
         done = state.history[-1].tricks if len(state.history) > hands_done else state.tricks
         winner = done[ti].winner
         if not _same(t.get("winner"), winner):
-            raise _Bad("R4.5", f"winner is {t.get('winner')!r}; expected seat {winner}", ti)
+            raise _Bad("R4.5", f"winner is {_json(t.get('winner'))}; expected seat {winner}", ti)
     assert len(state.history) == hands_done + 1
     res = state.history[-1].result
     assert res is not None
     _check_result(h, rules, res.awards, list(res.delta), list(state.history[-1].scores))
     if "game_points" in h and not _same(h["game_points"], list(res.game_counts)):
         raise _Bad(
-            "R5.4", f"game_points are {h['game_points']!r}; expected {list(res.game_counts)}"
+            "R5.4",
+            f"game_points are {_json(h['game_points'])}; expected {_json(list(res.game_counts))}",
         )
     if "award_cards" in h and not _same(h["award_cards"], award_cards(res)):
-        raise _Bad("R5.1", f"award_cards are {h['award_cards']!r}; expected {award_cards(res)}")
+        raise _Bad(
+            "R5.1",
+            f"award_cards are {_json(h['award_cards'])}; expected {_json(award_cards(res), 200)}",
+        )
     if "made" in h and not _same(h["made"], res.made):
-        raise _Bad("R5.6", f"made is {h['made']!r}; expected {res.made}")
+        raise _Bad("R5.6", f"made is {_json(h['made'])}; expected {_json(res.made)}")
     return state
 
 
@@ -383,16 +397,16 @@ def _check_result(
         raise _Bad("format", "'awards' must be an object with high, low, jack and game")
     for key, rule in _AWARD_RULES.items():
         if key not in got:
-            raise _Bad("format", f"awards is missing {key!r}")
+            raise _Bad("format", f"awards is missing {_json(key)}")
         if not _same(got[key], awards[key]):
             exp = "nobody" if awards[key] is None else f"side {awards[key]}"
-            raise _Bad(rule, f"{key} went to {got[key]!r}; expected {exp}")
+            raise _Bad(rule, f"{key} went to {_json(got[key])}; expected {exp}")
     d = _field(h, "delta")
     if not _same(d, delta):
-        raise _Bad("R5.6", f"delta is {d!r}; expected {delta}")
+        raise _Bad("R5.6", f"delta is {_json(d)}; expected {delta}")
     s = _field(h, "scores")
     if not _same(s, scores):
-        raise _Bad("R5.6", f"scores are {s!r}; expected {scores}")
+        raise _Bad("R5.6", f"scores are {_json(s)}; expected {scores}")
 
 
 __all__ = [

@@ -233,6 +233,16 @@ def check_options(data: dict[str, object]) -> None:
             )
 
 
+_JSON_KINDS: Final[dict[type, str]] = {
+    type(None): "null",
+    bool: "true or false",
+    int: "a number",
+    float: "a number",
+    str: "a string",
+    list: "an array",
+}
+
+
 @dataclass(frozen=True, kw_only=True, slots=True, repr=False)
 class Rules:
     """The options of one table. Every default is the rule in RULES.md; each field is
@@ -299,7 +309,8 @@ class Rules:
         """Build from a record's ``rules`` object. Unknown keys are ignored so that
         newer records still read; missing keys take the seed rules' defaults."""
         if not isinstance(data, dict):
-            raise RulesError(f"rules must be a JSON object, not {type(data).__name__}.")
+            kind = _JSON_KINDS.get(type(data), type(data).__name__)  # the reader wrote JSON
+            raise RulesError(f"rules must be a JSON object, not {kind}.")
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
 

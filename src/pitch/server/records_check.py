@@ -78,7 +78,8 @@ def check_records(records: list[Any]) -> tuple[list[dict[str, Any]], list[dict[s
                     "hand": getattr(p, "hand", None),
                     "trick": getattr(p, "trick", None),
                     "rule": getattr(p, "rule", "format"),
-                    "message": str(p) if p is not None else str(e),
+                    # The engine's words alone: game, hand, trick and rule are fields.
+                    "message": p.message if p is not None else str(e),
                 }
             )
     return good, bad

@@ -7,7 +7,7 @@ import { clear, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { levelName } from "./levels.js";
-import { apiError } from "./messages.js";
+import { apiError, withRuleLinks } from "./messages.js";
 import { finishedTables, statusText, when, who } from "./mytables.js";
 import { framesOf, isRule, MAX_GAMES, parseRecords, RecordError, verifyRecords, VerifyError } from "./record.js";
 import * as settings from "./settings.js";
@@ -78,12 +78,16 @@ function openGame(i) {
   shown = new Set();
 }
 
-/** The message for a refused file: the first game that breaks a rule, and the rule. */
+/** The message for a refused file: the first game that breaks a rule, the rule and
+ *  where, in the reader's language; then the checker's own words, which are English
+ *  (marked so), as text. */
 function problemText(p) {
   const n = p.game + 1;
-  return isRule(p.rule)
-    ? t("Game {n} breaks {rule}: {message}", { n, rule: p.rule, message: p.message })
-    : t("Game {n} is not a valid record: {message}", { n, message: p.message });
+  const head = isRule(p.rule) ? t("Game {n} breaks rule {rule}.", { n, rule: p.rule }) : t("Game {n} is not a valid record.", { n });
+  const hand = p.hand === null ? null : p.hand + 1;
+  const trick = p.trick === null ? null : p.trick + 1;
+  const where = hand === null ? null : trick === null ? t("Hand {hand}.", { hand }) : t("Hand {hand}, trick {trick}.", { hand, trick });
+  return { text: [head, where].filter(Boolean).join(" "), detail: p.message || null };
 }
 
 function serverText(e) {
@@ -94,10 +98,11 @@ function serverText(e) {
   return t("The server could not check this record (error {status}).", { status: e.status });
 }
 
-function refuse(text) {
-  refusal = text;
+/** Refuse a file: `why` is text, or {text, detail} (the detail stays under the loader). */
+function refuse(why) {
+  refusal = typeof why === "string" ? { text: why, detail: null } : why;
   draw();
-  toast(text, "error");
+  toast(refusal.text, "error");
 }
 
 /** Check `items` (parsed records) by the server and show only what it sends back. */
@@ -224,7 +229,10 @@ function draw() {
   clear(root);
   root.append(h("h1", {}, t("Replay")), loader());
   if (checking) root.append(h("p", { class: "record-status", role: "status" }, t("Checking the record…")));
-  if (refusal) root.append(h("p", { class: "record-problem", role: "alert" }, refusal));
+  if (refusal) {
+    const detail = refusal.detail ? [h("br"), h("span", { class: "problem-detail muted" }, t("Details:"), " ", h("span", { lang: "en" }, refusal.detail))] : [];
+    root.append(h("p", { class: "record-problem", role: "alert" }, withRuleLinks(refusal.text), ...detail));
+  }
   if (!game) {
     root.append(h("p", { class: "empty" }, t("Open a game record to watch it move by move.")));
     const list = myGames();
