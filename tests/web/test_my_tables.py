@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from pitch.engine import verify_record
-from tests.web.conftest import PHONE, new_page, seat_in, shot
+from tests.web.conftest import PHONE, new_page, shot
 
 pytest.importorskip("websockets", reason="needs the server extra")
 
@@ -221,32 +221,5 @@ def test_the_lobby_offers_the_servers_levels_in_order(
     expect(options).to_have_text(names)
     values = [o.get_attribute("value") for o in options.all()]
     assert values == ["beginner", "club", "expert", "master"]
-    assert page.js_errors == []
-    page.context.close()
-
-
-def test_a_player_resigns_from_the_table_itself(browser: Any, server_url: str) -> None:
-    # Resigning was only in My tables: the table has its own button, asks first, and a
-    # bot plays the seat to the end.
-    table = _table(server_url, ["human", "human"], bot_delay=10)
-    ada = _claim(server_url, table, 0, "Ada")
-    _claim(server_url, table, 1, "Bo")  # someone stays: the table goes on without Ada
-    page = new_page(browser, locale="ru-RU", **PHONE)
-    seat_in(page, table, 0, ada)
-    page.goto(f"{server_url}/t/{table}")
-    button = page.locator("#resign-button")
-    expect(button).to_have_text("Сдаться")
-    shot(page, "table-resign-phone-ru")
-    page.once("dialog", lambda d: d.dismiss())  # a second thought: nothing happens
-    button.click()
-    expect(button).to_be_visible()
-    info = _status(server_url, table)
-    assert isinstance(info, dict) and info["seats"][0]["kind"] == "human"
-    page.once("dialog", lambda d: d.accept())
-    button.click()
-    page.wait_for_function("() => location.pathname === '/'")
-    info = _status(server_url, table)
-    assert isinstance(info, dict) and info["seats"][0]["kind"] == "bot"
-    assert page.evaluate("t => localStorage.getItem('pitch.token.' + t)", table) is None
     assert page.js_errors == []
     page.context.close()

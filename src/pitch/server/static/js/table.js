@@ -11,7 +11,7 @@ import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import { handSummary, scoreSheet, seatName, sideName, winnerText } from "./summary.js";
 import { joinView, waitingPanel } from "./seating.js";
-import { leaveTable, watchReplay } from "./mytables.js";
+import { watchReplay } from "./mytables.js";
 import { chatPanel, receiveChat, resetChat } from "./chat.js";
 import { walkthrough } from "./walkthrough.js";
 
@@ -515,7 +515,6 @@ function actionBar(g) {
   }
   const last = lastTrick(g);
   bar.append(h("button", { type: "button", id: "last-trick-button", disabled: !last, "aria-keyshortcuts": "L", onclick: showLastTrick }, t("Last trick")));
-  if (S.seat !== null && S.seat !== undefined && !over(g)) bar.append(resignButton());
   if (S.hint) {
     bar.append(
       h("p", { class: "hint-text", id: "hint", role: "status" }, S.hint.text, S.hint.evidence ? h("span", { class: "hint-evidence" }, S.hint.evidence) : null),
@@ -753,16 +752,6 @@ async function rematch(next) {
   } catch (e) {
     refuse(apiError(e));
   }
-}
-
-/** Resign from the table itself (it was only in My tables): a bot plays the seat to
- *  the end, as when resigning there; the player asked first, then taken to the lobby. */
-function resignButton() {
-  const question = t("Resign this game? A bot plays your seat to the end.");
-  const go = async () => {
-    if (await leaveTable(S.id, true, question)) window.pitchNavigate("/");
-  };
-  return h("button", { type: "button", id: "resign-button", onclick: go }, t("Resign"));
 }
 
 function onClaimed(seat, token) {
