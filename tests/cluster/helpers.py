@@ -22,6 +22,7 @@ import websockets
 from sqlalchemy import create_engine, text
 
 from tests.server.helpers import FAST_LIMITS, choose
+from tests.support.timing import margin
 
 
 def free_ports(n: int) -> int:
@@ -76,7 +77,7 @@ class ClusterProcess:
             env={**os.environ, **FAST_LIMITS},
         )
         state = self.run_dir / "cluster.json"
-        deadline = time.monotonic() + 240  # slow on a busy shared CPU
+        deadline = time.monotonic() + margin(240)  # slow on a busy shared CPU
         while not state.exists():
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 out = (self.run_dir.parent / "cluster.out").read_text(errors="replace")

@@ -26,6 +26,7 @@ from tests.cluster.helpers import (
 )
 from tests.server.helpers import verify_with_cli
 from tests.support.databases import fresh_pg_database
+from tests.support.timing import margin
 
 
 def _running(db: str, run_dir: Path, *args: str) -> Iterator[ClusterProcess]:
@@ -99,7 +100,7 @@ def test_whole_games_through_nginx_across_three_processes(
     }
 
     async def main() -> None:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + margin(120)
         await asyncio.gather(*(p.play(deadline) for ps in players.values() for p in ps))
 
     asyncio.run(main())
@@ -146,7 +147,7 @@ def fault_mid_hand(
         return max(p.max_seq() for p in players)
 
     async def main() -> None:
-        deadline = time.monotonic() + 150
+        deadline = time.monotonic() + margin(150)
         game = asyncio.gather(*(p.play(deadline) for p in players))
         await until(lambda: top() >= 10, 60, "a few actions")
         before = top()
@@ -223,7 +224,7 @@ def test_a_stopped_owner_never_writes_again(unguarded: ClusterProcess, tmp_path:
         return max(p.max_seq() for p in players)
 
     async def main() -> None:
-        deadline = time.monotonic() + 200
+        deadline = time.monotonic() + margin(200)
         game = asyncio.gather(*(p.play(deadline) for p in players))
         await until(lambda: top() >= 10, 60, "a few actions")
         pause.set()  # the table now waits on a player; the owner's turn timer runs
@@ -325,7 +326,7 @@ def test_a_stalled_or_restarted_database_pauses_the_table_and_nothing_else(
                 went_on[fault] = await until(lambda: top() > at, 30, f"the table ({fault})") - woke
 
             async def main() -> None:
-                game = asyncio.gather(*(p.play(time.monotonic() + 240) for p in players))
+                game = asyncio.gather(*(p.play(time.monotonic() + margin(240)) for p in players))
                 await until(lambda: top() >= 10, 60, "a few actions")
                 stalled = _stop_postgres(pg)
                 try:

@@ -19,6 +19,7 @@ import httpx
 import websockets
 
 from tests.support.tables import ws_url
+from tests.support.timing import margin
 
 FAST_LIMITS = {
     "PITCH_WS_RATE": "2000",
@@ -74,7 +75,7 @@ class ServerProcess:
             stderr=subprocess.STDOUT,
             env=self.env,
         )
-        deadline = time.monotonic() + 180  # slow on a busy shared CPU
+        deadline = time.monotonic() + margin(180)  # slow on a busy shared CPU
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-3000:]}")

@@ -9,6 +9,7 @@ import time
 
 from pitch.engine import GameState, PlayerView, Rules
 from pitch.server.bots import BotPool
+from tests.support.timing import margin
 
 # A search that thinks for about a second (the sample count does not bind).
 SLOW = "pimc:samples=1000000,time=1.0"
@@ -16,7 +17,7 @@ SLOW = "pimc:samples=1000000,time=1.0"
 
 async def _ready(pool: BotPool) -> int:
     pool.warm()
-    deadline = time.monotonic() + 120  # spawn, import, load the compiled kernels
+    deadline = time.monotonic() + margin(120)  # spawn, import, load the compiled kernels
     while pool.ready() < pool.workers:
         assert time.monotonic() < deadline, "no bot worker became ready"
         await asyncio.sleep(0.05)

@@ -18,6 +18,7 @@ from tests.server.helpers import (
     verify_with_cli,
 )
 from tests.support.databases import db_url
+from tests.support.timing import margin
 
 
 def _seen_actions(players: list[Player]) -> list[tuple[int, str]]:
@@ -111,7 +112,7 @@ def test_bot_workers_leave_when_the_server_is_killed(tmp_path: Path, after: floa
     srv.start()
     try:
         assert srv.proc is not None
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + margin(120)
         workers: list[int] = []
         while time.monotonic() < deadline and not workers:
             workers = _children(srv.proc.pid)  # the bot pool starts with the server
@@ -120,7 +121,7 @@ def test_bot_workers_leave_when_the_server_is_killed(tmp_path: Path, after: floa
         # At once: a worker still starting up must notice too (it once watched init).
         time.sleep(after)
         srv.kill9()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + margin(30)
         while time.monotonic() < deadline and any(_alive(p) for p in workers):
             time.sleep(0.2)
         assert not any(_alive(p) for p in workers), "bot workers outlived a killed server"

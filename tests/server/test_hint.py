@@ -19,6 +19,7 @@ from tests.server.inprocess import (
     app_client,
     in_process_settings,
 )
+from tests.support.timing import margin
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -42,7 +43,7 @@ def _workers_ready(client: TestClient) -> None:
     than one decision's bound, and a hint asked before then fails by design)."""
     import time
 
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + margin(120)
     while client.get("/api/health").json()["bot_workers"]["ready"] < 1:
         assert time.monotonic() < deadline, "no bot worker started"
         time.sleep(0.1)

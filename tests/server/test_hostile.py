@@ -24,6 +24,7 @@ import websockets
 from tests.server.helpers import Player, ServerProcess, claim, create_table
 from tests.support.databases import db_url
 from tests.support.tables import ws_url
+from tests.support.timing import margin
 
 JSON = {"content-type": "application/json"}
 
@@ -54,7 +55,7 @@ def make_server(tmp_path: Path) -> Iterator[Any]:
 
 def wait_for_workers(srv: ServerProcess) -> None:
     """Until the server's bot worker has warmed up (it takes seconds on a busy CPU)."""
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + margin(120)
     while time.monotonic() < deadline:
         if httpx.get(srv.base + "/api/health").json()["bot_workers"]["ready"]:
             return
@@ -209,7 +210,7 @@ def test_a_worker_killed_mid_move_is_replaced_and_the_table_goes_on(make_server:
         seq = 0
         task = asyncio.create_task(p.play(stop=stop))
         killed = False
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + margin(60)
         while time.monotonic() < deadline and not task.done():
             await asyncio.sleep(0.1)
             st = p.last_state
@@ -233,7 +234,7 @@ def test_a_worker_killed_mid_move_is_replaced_and_the_table_goes_on(make_server:
     assert victims
     states = [m for m in msgs if m["type"] == "state"]
     assert states[-1]["seq"] > 2, "the table stalled"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + margin(60)
     while not srv.workers() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert srv.workers() and not set(srv.workers()) & set(victims), "not replaced"
@@ -488,7 +489,7 @@ def test_a_table_nobody_has_open_waits(server: ServerProcess) -> None:
 
     asyncio.run(asyncio.wait_for(watch(), 60))
     # Closed again: once the move in flight has landed, the table waits.
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + margin(15)
     before = seq()
     while True:
         time.sleep(0.5)
@@ -550,7 +551,7 @@ def test_one_address_keeps_only_so_many_tables_open(make_server: Any) -> None:
         again, more = await spectate(t1)  # another socket on a table it has open: fine
         assert more["type"] == "welcome"
         await b.close()  # one table closed: the third may be opened now
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + margin(10)
         while True:
             c, third = await spectate(t3)
             if third["type"] == "welcome":

@@ -20,6 +20,7 @@ from tests.server.helpers import ServerProcess, choose, verify_with_cli
 from tests.server.inprocess import app_client, in_process_settings
 from tests.support.databases import db_url
 from tests.support.tables import ws_url
+from tests.support.timing import margin
 
 RULES = {"players": 2, "target": 11}  # more than one hand: someone can arrive
 
@@ -31,7 +32,7 @@ def quick_server(db_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
         db_url(db_kind, tmp), log=tmp / "server.log", env={"PITCH_QUICK_BOT_DELAY": "0"}
     )
     srv.start()
-    deadline = time.monotonic() + 120  # its bot worker up: bots then answer at once
+    deadline = time.monotonic() + margin(120)  # its bot worker up: bots then answer at once
     while httpx.get(f"{srv.base}/api/health").json()["bot_workers"]["ready"] < 1:
         assert time.monotonic() < deadline, "no bot worker started"
         time.sleep(0.1)

@@ -16,11 +16,17 @@ def ws_url(base: str, table: str) -> str:
 
 
 def service(db: str, instance: str, **settings: Any) -> TableService:
-    """A table service (not started) as process ``instance`` on ``db``, one bot worker."""
-    base: dict[str, Any] = {"min_bot_delay": 0.0}  # the tests' quick bots (bot_delay 0)
-    return TableService(
+    """A table service (not started) as process ``instance`` on ``db``, one bot worker.
+
+    Its lease is long (a minute), so that no stall of a loaded machine lets it run out
+    (tests that need it gone end it by hand), and its heartbeat quick (0.1 s), so that
+    a handoff asked of it is answered at once."""
+    base: dict[str, Any] = {"min_bot_delay": 0.0, "lease_seconds": 60.0}  # quick bots
+    svc = TableService(
         Settings(db_url=db, instance=instance, bot_workers=1, **{**base, **settings})
     )
+    svc.owners.beat = min(0.1, svc.owners.ttl / 5)
+    return svc
 
 
 async def started_table(svc: TableService) -> str:

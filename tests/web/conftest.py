@@ -28,8 +28,12 @@ from typing import Any
 import pytest
 
 from pitch.i18n import LANGUAGES
+from tests.support.timing import margin, margin_ms
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the web-test extra")
+# Every ``expect`` waits up to this (Playwright's own default, 5 s, is too short for a
+# page on a loaded machine); a test that passes never waits it out.
+sync_api.expect.set_options(timeout=margin_ms(15))
 get_global = pytest.importorskip("babel.core", reason="needs the web-test extra").get_global
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,16 +135,17 @@ def serving(tmp: Path, **env_extra: str) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(300):
+        deadline = time.monotonic() + margin(60)
+        while True:
             if proc.poll() is not None:
                 pytest.fail(f"pitch serve exited with {proc.returncode}; see {log.name}")
             try:
                 with urllib.request.urlopen(url + "/api/health", timeout=1):
                     break
             except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"pitch serve did not answer within {margin(60):.0f} s")
                 time.sleep(0.1)
-        else:
-            pytest.fail("pitch serve did not answer within 30 s")
         yield url
     finally:
         proc.terminate()
@@ -196,7 +201,7 @@ def new_page(
     )
     ctx.add_init_script(QUIET if settings is None else quiet(settings))
     page = ctx.new_page()
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(margin_ms(15))
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.js_errors = errors  # checked by tests at the end

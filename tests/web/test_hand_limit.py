@@ -8,6 +8,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.support.timing import margin_ms
 from tests.web.conftest import PHONE, play_safe, post_json, seat_page, serving, shots
 
 TURN_OR_OVER = """() => { const S = window.pitchTable; const m = S && S.msg;
@@ -31,7 +32,7 @@ def test_a_game_stopped_at_the_hand_limit_says_so(browser: Any, tmp_path: Path) 
         token = post_json(f"{url}/api/tables/{table}/seats/0", {"name": "Ada"})["token"]
         en = seat_page(browser, url, table, token, viewport={"width": 1280, "height": 800})
         for _ in range(60):
-            en.wait_for_function(TURN_OR_OVER, timeout=30_000)
+            en.wait_for_function(TURN_OR_OVER, timeout=margin_ms(30))
             msg = en.evaluate("() => window.pitchTable.msg")
             if msg["status"] == "over":
                 break

@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
+from tests.support.timing import margin_ms
 from tests.web.conftest import DATA, new_page, play_safe, shot
 
 SIZES = ((360, 740), (390, 844), (768, 1024), (1280, 800), (1920, 1080))
@@ -188,7 +189,7 @@ class Table:
         # load. (The one timeout seen with this report was a game the bots had won in
         # three hands, to 11: see `rules` in `__init__`.)
         try:
-            page.wait_for_function(MY_TURN, timeout=90_000)
+            page.wait_for_function(MY_TURN, timeout=margin_ms(90))
         except PlaywrightTimeout:
             seen = page.evaluate(
                 "() => { const S = window.pitchTable; const g = S && S.msg && S.msg.game;"

@@ -9,6 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.support.timing import margin_ms
 from tests.web.conftest import PHONE, post_json, seat_page, serving, shots
 
 TOO_MANY = {
@@ -45,7 +46,7 @@ def test_a_table_past_the_open_limit_waits_for_one_to_close(browser: Any, tmp_pa
         expect(en.locator(".loading.blocked")).to_be_visible()
         first.context.close()
         for page in (en, ru):
-            expect(page.locator("#board")).to_be_visible(timeout=30_000)
+            expect(page.locator("#board")).to_be_visible(timeout=margin_ms(30))
             assert page.evaluate("() => [...window.pitchI18n.missing]") == []
             assert page.js_errors == []
             page.context.close()

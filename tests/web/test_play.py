@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from pitch.engine import verify_record
+from tests.support.timing import margin_ms
 from tests.web.conftest import PHONE, click_action, new_page, play_safe, post_json, shot
 
 MY_TURN = """() => { const S = window.pitchTable; const g = S && S.msg && S.msg.game;
@@ -84,7 +85,7 @@ def test_whole_game_with_bots(browser: Any, server_url: str) -> None:
     table = _create(page, server_url, players=3, seats={1: "bot", 2: "bot"})
     refused = None
     for _ in range(400):
-        page.wait_for_function(MY_TURN, timeout=30_000)
+        page.wait_for_function(MY_TURN, timeout=margin_ms(30))
         st = _state(page)
         if st["game"]["winner"] is not None:
             break
@@ -199,7 +200,7 @@ def test_pitching_by_dropping_a_card(browser: Any, server_url: str) -> None:
     page = new_page(browser)
     _create(page, server_url, players=2, seats={1: "bot"})
     for _ in range(80):
-        page.wait_for_function(MY_TURN, timeout=30_000)
+        page.wait_for_function(MY_TURN, timeout=margin_ms(30))
         st = _state(page)
         g = st["game"]
         if g["phase"] == "bid" and "bid 4" in g["legal"]:
@@ -231,7 +232,7 @@ def test_keyboard_play(browser: Any, server_url: str) -> None:
     page = new_page(browser)
     _create(page, server_url, players=2, seats={1: "bot"})
     for _ in range(30):
-        page.wait_for_function(MY_TURN, timeout=30_000)
+        page.wait_for_function(MY_TURN, timeout=margin_ms(30))
         st = _state(page)
         g = st["game"]
         if g["hands_played"] >= 1 or g["winner"] is not None:
@@ -288,7 +289,7 @@ def test_turn_timer_chosen_in_the_lobby_counts_down_and_stands_in(
         options = json.load(r)["options"]
     assert options["turn_seconds"] == 15 and options["grace_seconds"] == 60
     assert options["substitute"] == "random"  # "beginner" is the random bot
-    page.wait_for_function(MY_TURN, timeout=30_000)
+    page.wait_for_function(MY_TURN, timeout=margin_ms(30))
     clock = page.locator("#turn-clock")
     expect(clock).to_have_text(re.compile(r"^0:(0[1-9]|1[0-5])$"))
     first = int((clock.text_content() or "")[2:])
@@ -300,7 +301,7 @@ def test_turn_timer_chosen_in_the_lobby_counts_down_and_stands_in(
     assert later < first, (first, later)
     shot(page, "turn-clock")
     # Let the timer run out: the stand-in moves for this seat, which keeps its player.
-    page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=seq, timeout=25_000)
+    page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=seq, timeout=margin_ms(25))
     last = page.evaluate("() => window.pitchTable.msg.last")
     assert last["seat"] == 0 and last["by"] == "timer", last
     assert page.evaluate("() => window.pitchTable.msg.seq") == seq + 1
@@ -326,7 +327,7 @@ def play_to_the_end(page: Any, moves: int = 200) -> None:
     """Play seat 0's turns until the game is over: pass when it may, else the first
     legal bid or card."""
     for _ in range(moves):
-        page.wait_for_function(MY_TURN, timeout=30_000)
+        page.wait_for_function(MY_TURN, timeout=margin_ms(30))
         st = _state(page)
         g = st["game"]
         if g["winner"] is not None:

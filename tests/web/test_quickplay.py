@@ -9,6 +9,7 @@ from typing import Any
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
+from tests.support.timing import margin_ms
 from tests.web.conftest import PHONE, new_page, shot
 from tests.web.test_play import MY_TURN, _state, _take_turn
 
@@ -31,7 +32,7 @@ def test_quick_play_two_strangers_one_table(browser: Any, server_url: str) -> No
     expect(ann.locator("#quick-play")).to_be_visible()
     shot(ann, "lobby-quick-play-laptop-en")
     table = _quick(ann, server_url, "Ann")
-    ann.wait_for_function(MY_TURN, timeout=30_000)
+    ann.wait_for_function(MY_TURN, timeout=margin_ms(30))
     st = _state(ann)
     if not st["game"]["bids"]:
         _take_turn(ann, st)  # Ann bids: the hand is under way, nobody can take a seat now
@@ -64,7 +65,7 @@ def test_quick_play_two_strangers_one_table(browser: Any, server_url: str) -> No
         if bob.evaluate("s => window.pitchTable.seat === s", seat):
             break
         try:  # Ann's turn, or (the hand over) Bob's seat: whichever comes
-            ann.wait_for_function(MY_TURN, timeout=3000)
+            ann.wait_for_function(MY_TURN, timeout=margin_ms(3))
         except PlaywrightTimeout:
             continue
         _take_turn(ann, _state(ann))

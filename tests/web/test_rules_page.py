@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from pitch.i18n import LANGUAGES
+from tests.support.timing import margin_ms
 from tests.web.conftest import STATIC, browser_locale, new_page, post_json, seat_in, shot
 from tests.web.test_rulebook import rule_ids
 
@@ -131,7 +132,7 @@ def test_a_refusal_links_to_its_rule(
     seat_in(page, table, 0, token)
     page.goto(f"{server_url}/t/{table}")
     for _ in range(300):
-        page.wait_for_function(REFUSABLE, timeout=30_000)
+        page.wait_for_function(REFUSABLE, timeout=margin_ms(30))
         st = page.evaluate(
             "() => { const m = window.pitchTable.msg; return {seq: m.seq, g: m.game}; }"
         )

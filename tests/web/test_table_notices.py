@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.support.timing import margin_ms
 from tests.web.conftest import PHONE, STATIC, new_page, post_json, seat_page, shot
 
 TABLE = "mocktable1"
@@ -276,17 +277,17 @@ def test_timer_and_stand_in_moves_are_announced(browser: Any, server_url: str) -
     bob = seat_page(browser, server_url, table, bob_token, locale="ru-RU", **PHONE)
     # Bob's move made by the timer: Ada reads it for Bob, Bob (in Russian) for himself.
     for_bob = re.compile(r"^Time ran out: a bot (played .+|chose (Pass|Bid \d)) for Bob\.$")
-    expect(ada.locator("#notices .timer")).to_have_text(for_bob, timeout=20_000)
+    expect(ada.locator("#notices .timer")).to_have_text(for_bob, timeout=margin_ms(20))
     shot(ada, "notice-timer-en-desktop", full=False)
     for_you = re.compile(r"^Время вышло: бот (сыграл .+|выбрал «.+») за вас\.$")
-    expect(bob.locator("#notices .timer")).to_have_text(for_you, timeout=20_000)
+    expect(bob.locator("#notices .timer")).to_have_text(for_you, timeout=margin_ms(20))
     shot(bob, "notice-timer-ru-phone", full=False)
     assert bob.evaluate("() => [...window.pitchI18n.missing]") == []
     assert bob.js_errors == []
     bob.context.close()
     # Bob is away: the stand-in plays for him, in the notices and in his seat's label.
     expect(ada.locator("#notices .stand-in")).to_have_text(
-        "A bot is playing for Bob while they are away.", timeout=20_000
+        "A bot is playing for Bob while they are away.", timeout=margin_ms(20)
     )
     label = ada.locator('#board .seat[data-seat="1"]')
     expect(label.locator(".stand-in")).to_have_text("away: a bot plays")

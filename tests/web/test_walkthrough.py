@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
+from tests.support.timing import margin_ms
 from tests.web.conftest import PHONE, new_page, play_safe, post_json, seat_in, shot
 
 FRESH = {"speed": "off", "sound": False}  # a browser that has not seen the walkthrough
@@ -127,7 +128,7 @@ def test_it_fits(
             expect(page.locator("#walkthrough-step")).to_contain_text(f"{step + 1}")
             assert page.evaluate(FITS), f"{lang} {w}x{h} step {step + 1}: wider than the window"
             with contextlib.suppress(PlaywrightTimeout):  # the assertions below say what
-                page.wait_for_function(BOX_INSIDE, timeout=5000)
+                page.wait_for_function(BOX_INSIDE, timeout=margin_ms(15))
             box = page.locator("#walkthrough").bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= w, (w, step, box)
             assert box["y"] >= 0 and box["y"] + box["height"] <= h, (w, step, box)
