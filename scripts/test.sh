@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite: set-up, lint, format, types, layers, tests.
+# --stress [RUNS]: the same on a fresh clone beside two CPU hogs, RUNS times, then with
+# 4 workers (scripts/stress.sh); PITCH_TEST_SLOW=N stretches every wait N times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --stress ]; then shift; exec bash scripts/stress.sh "$@"; fi
 bash scripts/setup.sh  # installs the extras named in setup.sh (PITCH_EXTRAS overrides)
 export PATH="$PWD/.venv/bin:$PATH"
 echo "== ruff"; ruff check . && ruff format --check .
