@@ -81,11 +81,21 @@ def test_a_name_taken_at_the_table_is_refused_in_the_readers_language(
         for seat, (lang, page) in enumerate(pages.items(), start=1):
             page.goto(f"{url}/t/{table}")
             page.fill("#join-name", "BO")
+            # Reads of the table made after the refusal wait until the new name is typed,
+            # as on a slow network: a re-read replaced the form, and the name typed
+            # meanwhile was lost (the claim went as "BO" again).
+            held: list[Any] = []
+            page.route(f"**/api/tables/{table}", lambda route: held.append(route))
             page.click(f"#open-seats button[data-seat='{seat}']")
             expect(page.locator("#toast")).to_have_text(NAME_TAKEN[lang])
             if lang == "ru":
                 shots(page, "name-taken-ru")
             page.fill("#join-name", f"Ada {lang}")  # another name takes the seat
+            for route in held:
+                route.continue_()
+            page.unroute(f"**/api/tables/{table}")
+            page.wait_for_load_state("networkidle")
+            expect(page.locator("#join-name")).to_have_value(f"Ada {lang}")
             page.click(f"#open-seats button[data-seat='{seat}']")
             expect(page.locator("#open-seats")).to_have_count(0)  # seated: the join view is gone
             assert page.evaluate("() => [...window.pitchI18n.missing]") == []

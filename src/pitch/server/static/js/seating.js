@@ -46,6 +46,11 @@ export function rulesText(rules) {
   return parts.filter(Boolean).join(" · ");
 }
 
+/** Refusals that mean the seats changed meanwhile: the list is read again. Not a name
+ *  taken: the form stays as it is, for another name to be typed (a re-read replaced the
+ *  field, and a name typed meanwhile was lost). */
+const SEAT_CHANGED = new Set(["seat_taken", "seat_is_bot", "seat_changed", "no_open_seat", "not_quick"]);
+
 /** Open human seats with a "Sit here" button each, plus "Watch". `refresh` reads the
  *  table again (after a seat was taken by someone else meanwhile). An invite link
  *  opened after the game began says so instead, unless quick play lets one take over
@@ -86,7 +91,7 @@ export function joinView(S, { claimed, watch, refresh }) {
                     claimed(c.seat, c.token);
                   } catch (e) {
                     toast(t("Could not take the seat: {why}", { why: apiError(e) }), "error");
-                    if (e.status === 409) refresh?.();
+                    if (SEAT_CHANGED.has(e.code)) refresh?.();
                   }
                 },
               },
@@ -111,7 +116,7 @@ export function joinView(S, { claimed, watch, refresh }) {
               claimed(c.seat, c.token);
             } catch (e) {
               toast(t("Could not take the seat: {why}", { why: apiError(e) }), "error");
-              if (e.status === 409) refresh?.();
+              if (SEAT_CHANGED.has(e.code)) refresh?.();
             }
           },
         },
