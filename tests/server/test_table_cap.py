@@ -1,7 +1,9 @@
-"""Strangers are never locked out by tables others keep live (issue 43 part 6): the
-live-table cap is one that spectators cannot fill and concurrent opens cannot pass.
-Real servers, real sockets; several clients are presented through a trusted proxy's
-X-Forwarded-For from loopback."""
+"""Strangers are never locked out by tables others keep live (issue 43 parts 3 and 6):
+the live-table cap is one that spectators cannot fill and concurrent opens cannot
+pass, IPv6 clients are counted by their /56 and /48 too, and a trusted proxy's
+forwarded "address" that is none is not a new client each time. Real servers, real
+sockets; several clients are presented through a trusted proxy's X-Forwarded-For
+from loopback."""
 
 from __future__ import annotations
 
@@ -160,3 +162,35 @@ def test_one_address_watches_only_so_many_tables(make_server: Any) -> None:
             await ws.close()
 
     asyncio.run(asyncio.wait_for(scenario(), 60))
+
+
+# ------------------------------------------------------------------ addresses
+
+
+def test_a_proxys_ipv6_clients_are_counted_by_their_56_and_48(make_server: Any) -> None:
+    """Found: 60 /64s of one /48 made 120 of a server's 120 tables."""
+    srv = make_server(env={"PITCH_TABLES_PER_MINUTE": "1"}, args=PROXY)
+
+    def make(address: str) -> int:
+        r = httpx.post(srv.base + "/api/tables", json={}, headers=_as(address), timeout=10)
+        return r.status_code
+
+    assert [make(f"2001:db8:1:{i:x}::1") for i in range(6)] == [201] * 4 + [429] * 2
+    assert [make(f"2001:db8:2:{i:x}00::1") for i in range(20)] == [201] * 16 + [429] * 4
+    assert make("2001:db8:3::1") == 201  # another /48
+    assert make("2001:db8:3::2") == 429  # its /64 again
+
+
+def test_a_forwarded_address_that_is_none_counts_as_the_proxy(make_server: Any) -> None:
+    """Found: each garbage X-Forwarded-For from a trusted proxy was a new client."""
+    srv = make_server(env={"PITCH_TABLES_PER_MINUTE": "2"}, args=PROXY)
+
+    def make(address: str) -> int:
+        r = httpx.post(srv.base + "/api/tables", json={}, headers=_as(address), timeout=10)
+        return r.status_code
+
+    assert [make(f"garbage-{i}") for i in range(4)] == [201, 201, 429, 429]
+    assert make("127.0.0.1") == 429  # the proxy's own budget, which they spent
+    assert make("10.0.0.9") == 201  # a real client behind it is its own
+    said = srv.log.read_text().count("forwarded a client address that is not one")
+    assert said == 1  # logged, not once per request
