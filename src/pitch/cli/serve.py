@@ -138,8 +138,9 @@ def serve(
             port=port,
             log_level=log_level,
             http=guarded_http(limits),
-            proxy_headers=bool(settings.forwarded_allow_ips),
-            forwarded_allow_ips=list(settings.forwarded_allow_ips) or None,
+            # The app reads X-Forwarded-For itself (``guard.ForwardedFor``, from
+            # --forwarded-allow-ips only): uvicorn's own would believe 127.0.0.1's.
+            proxy_headers=False,
             timeout_keep_alive=5,
             # SIGTERM: sockets are closed and the last requests get this long.
             timeout_graceful_shutdown=3,

@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
 from pitch.server.errors import ServiceError
-from pitch.server.guard import Guard
+from pitch.server.guard import ForwardedFor, Guard
 from pitch.server.routes import ROUTERS
 from pitch.server.routes.deps import Limits
 from pitch.server.routes.pages import STATIC
@@ -108,6 +108,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         large_bodies={"/api/records/verify": MAX_RECORDS_BODY},
         body_seconds=settings.body_seconds,
     )
+    if settings.forwarded_allow_ips:  # outermost: every layer sees the client it names
+        app.add_middleware(ForwardedFor, trusted=settings.forwarded_allow_ips)
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER_UI), name="docs-assets")
     for router in ROUTERS:
         app.include_router(router)

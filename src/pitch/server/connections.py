@@ -48,6 +48,8 @@ class Connections:
         """Open sockets per client address (``admit``/``release``)."""
         self.tables_of: dict[str, dict[str, int]] = {}
         """Per client address, the tables its sockets have open (sockets on each)."""
+        self.watching: dict[str, dict[str, int]] = {}
+        """The same for its spectators' sockets (``spectate``) alone."""
 
     def admit(self, client: str) -> bool:
         n = self.by_client.get(client, 0)
@@ -101,11 +103,14 @@ class Connections:
             return
         was_open = t.watched()
         if isinstance(msg, Spectate):
-            if not self._may_watch(t, conn):
+            if not self._may_watch(t, conn, new_table=True):
                 return
             conn.spectator = True
             t.spectators.add(conn)
             self._opened(conn, t.id)
+            conn.watching = t.id
+            watched = self.watching.setdefault(conn.client, {})
+            watched[t.id] = watched.get(t.id, 0) + 1
             if not was_open:
                 self.svc.scheduler.opened(t)
             conn.send(
@@ -154,11 +159,17 @@ class Connections:
         conn.strikes += 10  # guessing tokens is costly
         conn.send(error("bad_token"))
 
-    def _may_watch(self, t: LiveTable, conn: Conn) -> bool:
+    def _may_watch(self, t: LiveTable, conn: Conn, *, new_table: bool = False) -> bool:
         """Room for one more spectator's socket at ``t`` (else refused, and closed: its
-        client tries again later)."""
+        client tries again later); with ``new_table``, for one more table this client
+        watches too."""
         settings = self.svc.settings
-        if len(t.spectators) >= settings.max_spectators:
+        watched = self.watching.get(conn.client, {})
+        n = settings.watched_tables_per_client
+        if new_table and t.id not in watched and len(watched) >= n:
+            # Watching is free, and a watched table used to hold its place in memory.
+            conn.send(error("too_many_tables", f"you watch {n} tables; close one first"))
+        elif len(t.spectators) >= settings.max_spectators:
             conn.send(error("server_busy", "this table has as many spectators as it allows"))
         elif sum(c.client == conn.client for c in t.spectators) >= settings.spectators_per_client:
             # Else one address could take every spectator's place at any table.
@@ -178,17 +189,12 @@ class Connections:
         tables[table] = tables.get(table, 0) + 1
 
     def _closed(self, conn: Conn) -> None:
+        if conn.watching is not None:
+            _drop(self.watching, conn.client, conn.watching)
+            conn.watching = None
         table, conn.opened = conn.opened, None
-        tables = self.tables_of.get(conn.client)
-        if table is None or tables is None:
-            return
-        n = tables.get(table, 1) - 1
-        if n > 0:
-            tables[table] = n
-            return
-        tables.pop(table, None)
-        if not tables:
-            del self.tables_of[conn.client]
+        if table is not None:
+            _drop(self.tables_of, conn.client, table)
 
     async def _chat(self, t: LiveTable, conn: Conn, msg: Chat) -> None:
         """Store a chat line, then send it to everyone at the table (spectators too)."""
@@ -265,3 +271,17 @@ class Connections:
         elif conn.spectator and ours and not t.watched():
             t.idle_since = time.monotonic()
             self.svc.scheduler.schedule(t)  # nobody has it open any more: it waits
+
+
+def _drop(counts: dict[str, dict[str, int]], client: str, table: str) -> None:
+    """One socket fewer of ``client``'s on ``table``."""
+    tables = counts.get(client)
+    if tables is None:
+        return
+    n = tables.get(table, 1) - 1
+    if n > 0:
+        tables[table] = n
+        return
+    tables.pop(table, None)
+    if not tables:
+        del counts[client]

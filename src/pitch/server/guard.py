@@ -12,6 +12,9 @@
   address may hold at most ``per_address`` connections at a time (a trusted proxy's
   address is not counted: behind one, the app counts clients by their forwarded
   address instead).
+- :class:`ForwardedFor` (ASGI middleware): a trusted proxy's ``X-Forwarded-For`` names
+  the client (uvicorn's own middleware reads it), unless what it names is not an
+  address: then the client is the proxy, and the server says so in its log.
 """
 
 from __future__ import annotations
@@ -19,10 +22,13 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
+import logging
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from pitch.server.errors import HTTP_CODES
@@ -51,6 +57,8 @@ HEADERS = [
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+log = logging.getLogger("pitch.server")
 
 
 def origin_of(url: str) -> str:
@@ -187,6 +195,56 @@ async def _answer(send: Send, status: int, detail: str, code: str) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+class ForwardedFor:
+    """The client a trusted proxy's ``X-Forwarded-For`` names (``--forwarded-allow-ips``),
+    read by uvicorn's ``ProxyHeadersMiddleware``, as long as it is an IP address: uvicorn
+    takes any text, and each new text was a new client to every per-client limit. Such
+    a request counts as the proxy's own address (every client behind it shares that
+    budget until the proxy is mended), and the log says so, once a minute at most."""
+
+    PEER = "pitch.peer"
+    """The scope key of the TCP peer's address while uvicorn's middleware runs."""
+
+    def __init__(self, app: ASGIApp, *, trusted: Iterable[str], log_every: float = 60.0) -> None:
+        self.app = app
+        self._proxy = ProxyHeadersMiddleware(self._checked, trusted_hosts=list(trusted))  # type: ignore[arg-type]
+        self.log_every = log_every
+        self._logged_at: float | None = None
+        self._unlogged = 0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        scope[self.PEER] = scope.get("client")
+        await self._proxy(scope, receive, send)  # type: ignore[arg-type]
+
+    async def _checked(self, scope: Scope, receive: Receive, send: Send) -> None:
+        peer = scope.pop(self.PEER, None)
+        client = scope.get("client")
+        if client is not None and client != peer:
+            try:
+                ipaddress.ip_address(client[0])
+            except ValueError:
+                scope["client"] = peer
+                self._log(client[0], peer[0] if peer else "?")
+        await self.app(scope, receive, send)
+
+    def _log(self, forwarded: str, proxy: str) -> None:
+        now = time.monotonic()
+        if self._logged_at is not None and now - self._logged_at < self.log_every:
+            self._unlogged += 1
+            return
+        more = f" ({self._unlogged} more since the last such line)" if self._unlogged else ""
+        log.warning(
+            "proxy %s forwarded a client address that is not one, %r: counted as the proxy's own%s",
+            proxy,
+            forwarded[:64],
+            more,
+        )
+        self._logged_at, self._unlogged = now, 0
 
 
 # ------------------------------------------------------------------ connections

@@ -67,6 +67,10 @@ class Lifecycle:
         self._cached_at: dict[str, float] = {}
         """When each cached table was read: unfinished ones are read again after 1 s."""
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self._reserved = 0
+        """Live places promised to tables on their way in (:meth:`_adopt` awaits the
+        store before it adds one): they count to the cap, so that concurrent opens
+        never take more than it."""
         self._sweeper: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ start and stop
@@ -83,6 +87,8 @@ class Lifecycle:
                 continue
             if stored is None:
                 continue
+            if tid not in svc.tables and not self._has_room():
+                break  # the rest wait in the store and come back on first use
             try:
                 t = LiveTable.from_stored(stored)
             except (PitchError, AssertionError) as e:  # a corrupt table must not stop the rest
@@ -109,14 +115,50 @@ class Lifecycle:
             await asyncio.sleep(30)
             self._evict_idle(time.monotonic(), self.svc.settings.idle_evict_seconds)
 
-    def make_room(self) -> None:
-        """Room for one more live table: idle ones leave memory first (they come back
-        from the store); 503 if every live table is in use."""
-        tables, cap = self.svc.tables, self.svc.settings.max_live_tables
-        if len(tables) >= cap:
+    def _has_room(self) -> bool:
+        return len(self.svc.tables) + self._reserved < self.svc.settings.max_live_tables
+
+    def make_room(self, *, evict: bool = True) -> None:
+        """Room for one more live table, or 503. Tables leave memory to make it (they
+        are stored, and come back on first use): first those nobody has open, then
+        those only spectators watch (the spectators are told, and come back later).
+        Watching costs nothing, and with tables watched that way 157 addresses kept a
+        stranger from making or joining any. Only tables where a player is connected
+        (or a move is being stored) stay. Without ``evict``, whether room could be
+        made, and nothing leaves."""
+        if self._has_room():
+            return
+        if evict:
             self._evict_idle(time.monotonic(), 0.0)
-        if len(tables) >= cap:
-            raise ServiceError(503, "the server is full; try again later", "server_full")
+            if not self._has_room():
+                self._evict_watched()
+            if self._has_room():
+                return
+        elif any(self._evictable(t) for t in self.svc.tables.values()):
+            return
+        raise ServiceError(503, "the server is full; try again later", "server_full")
+
+    @staticmethod
+    def _evictable(t: LiveTable) -> bool:
+        """No player has ``t`` open (a quick-play seat's taker waiting for the hand's
+        end counts as one), and no move of it is being stored."""
+        return (
+            not t.lock.locked()
+            and not any(s.conns for s in t.seats)
+            and all(c.waiting is None for c in t.spectators)
+        )
+
+    def _evict_watched(self) -> None:
+        """Take from memory the table watched only by spectators that has the fewest."""
+        tables = [t for t in self.svc.tables.values() if self._evictable(t)]
+        if not tables:
+            return
+        t = min(tables, key=lambda x: len(x.spectators))
+        log.info("table %s left memory for room (%d spectators)", t.id, len(t.spectators))
+        for c in t.spectators:
+            c.send(error("server_busy", "the server is full; watch this table again later"))
+            c.close(1013)  # try again later
+        self.let_go(t)
 
     def _evict_idle(self, now: float, older_than: float) -> None:
         tables = self.svc.tables
@@ -150,8 +192,9 @@ class Lifecycle:
     async def create_table(
         self, rules: Rules, options: TableOptions, seats: list[Seat], creator: str
     ) -> LiveTable:
-        """A new table for ``creator``, within the server's and the client's limits."""
-        self.make_room()
+        """A new table for ``creator``, within the server's and the client's limits. It
+        is not live yet (``_new_table``): the first claim or socket at it makes room."""
+        self.make_room(evict=False)
         await self._may_create(creator)
         first_dealer = secrets.randbelow(rules.players)  # R2.4
         return await self._new_table(rules, options, seats, first_dealer, creator)
@@ -238,7 +281,7 @@ class Lifecycle:
                 # A table like any other: else asking again after everyone left the last
                 # rematch (which deletes it) made and dropped tables without limit.
                 charge()
-                self.make_room()
+                self.make_room(evict=False)
                 await self._may_create(creator)
                 # A seat a stranger took over from a quick-play bot is simply theirs now.
                 seats = [Seat.fresh(s.kind, s.bot) for s in old.seats]
@@ -297,10 +340,17 @@ class Lifecycle:
         """Make a table live here: ours in the store first (adopted from a dead owner,
         or handed over by a live one), then loaded afresh, since a cached copy may
         predate another process's moves."""
-        svc = self.svc
         if len(table_id) > 32:
             raise ServiceError(404, "no such table")
         self.make_room()
+        self._reserved += 1  # until the table is in: the awaits below let others in
+        try:
+            return await self._adopt_reserved(table_id)
+        finally:
+            self._reserved -= 1
+
+    async def _adopt_reserved(self, table_id: str) -> LiveTable:
+        svc = self.svc
         owned = await svc.owners.own(svc.run_db, table_id)
         if owned is None:
             raise ServiceError(404, "no such table")
@@ -357,9 +407,9 @@ class Lifecycle:
             raise ServiceError(503, "the database failed; try again") from e
 
     def let_go(self, t: LiveTable) -> None:
-        """Forget a table another process serves now: no more moves from here, and
-        its sockets are closed so that their clients reconnect (through the proxy,
-        to the new owner)."""
+        """Forget a table another process serves now (or that left memory for room):
+        no more moves from here, and its sockets are closed so that their clients
+        reconnect (through the proxy, to the new owner)."""
         svc = self.svc
         if t.timer is not None:
             t.timer.cancel()

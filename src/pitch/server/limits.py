@@ -7,6 +7,7 @@ import hmac
 import ipaddress
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 
 
 class TokenBucket:
@@ -26,13 +27,16 @@ class TokenBucket:
         self.stamp = time.monotonic()
 
     def take(self, n: float = 1.0) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= n:
+        if self.has(n):
             self.tokens -= n
             return True
         return False
+
+    def has(self, n: float = 1.0) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        return self.tokens >= n
 
 
 class KeyedBuckets:
@@ -46,14 +50,34 @@ class KeyedBuckets:
         self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
 
     def take(self, key: str, n: float = 1.0) -> bool:
+        return self._bucket(key, 1.0).take(n)
+
+    def take_all(self, keys: Sequence[tuple[str, float]], n: float = 1.0) -> bool:
+        """Take ``n`` from the bucket of every key, or from none if one is short: each
+        key with its factor, its budget that many times a single key's (a client's
+        /64 and the wider networks it is in, :func:`client_networks`).
+
+        >>> b = KeyedBuckets(rate=0.0, burst=1)
+        >>> [b.take_all([(f"net{i}", 1.0), ("wide", 2.0)]) for i in range(3)]
+        [True, True, False]
+        """
+        buckets = [self._bucket(k, f) for k, f in keys]
+        if not all(b.has(n) for b in buckets):
+            return False
+        for b in buckets:
+            b.tokens -= n
+        return True
+
+    def _bucket(self, key: str, factor: float) -> TokenBucket:
         b = self._buckets.get(key)
         if b is None:
-            b = self._buckets[key] = TokenBucket(rate=self.rate, burst=self.burst)
+            b = TokenBucket(rate=self.rate * factor, burst=self.burst * factor)
+            self._buckets[key] = b
             if len(self._buckets) > self.max_keys:
                 self._buckets.popitem(last=False)
         else:
             self._buckets.move_to_end(key)
-        return b.take(n)
+        return b
 
 
 def client_address(host: str | None) -> str:
@@ -72,6 +96,32 @@ def client_address(host: str | None) -> str:
     return str(ip)
 
 
+IPV6_NETWORKS: tuple[tuple[int, float], ...] = ((56, 4.0), (48, 16.0))
+"""Wider IPv6 networks a client is also counted by, each with its budget as a multiple
+of one /64's: a /56 is what a provider gives one home, a /48 one site (an office, a
+campus), and each holds 256 /64s to take at will; one /48's 60 /64s made 120 live
+tables of a server's 120. Larger budgets, since many people may share one."""
+
+
+def client_networks(host: str | None) -> list[tuple[str, float]]:
+    """The addresses the per-client rates count ``host`` by, each with the multiple of
+    the budget it has: its :func:`client_address`, and for IPv6 its /56 and /48 too.
+
+    >>> client_networks("192.0.2.1")
+    [('192.0.2.1', 1.0)]
+    >>> [n for n, _ in client_networks("2001:db8:1:2::1")]
+    ['2001:db8:1:2::/64', '2001:db8:1::/56', '2001:db8:1::/48']
+    """
+    own = client_address(host)
+    out = [(own, 1.0)]
+    try:
+        net = ipaddress.IPv6Network(own)  # an IPv6 client's /64 (not a mapped IPv4's)
+    except ValueError:
+        return out
+    ip = net.network_address
+    return out + [(str(ipaddress.IPv6Network((ip, b), strict=False)), f) for b, f in IPV6_NETWORKS]
+
+
 def client_key(host: str | None, secret: bytes) -> str:
     """A short keyed hash of the client's address (:func:`client_address`): limits need
     identity, the database need not keep addresses. The key (``secret``, one per
@@ -84,5 +134,9 @@ def client_key(host: str | None, secret: bytes) -> str:
     >>> client_key("192.0.2.1", b"k") == client_key("192.0.2.1", b"other")
     False
     """
-    address = client_address(host).encode()
-    return hmac.new(secret, address, hashlib.sha256).hexdigest()[:16]
+    return network_key(client_address(host), secret)
+
+
+def network_key(address: str, secret: bytes) -> str:
+    """:func:`client_key` of an address or network already worked out."""
+    return hmac.new(secret, address.encode(), hashlib.sha256).hexdigest()[:16]

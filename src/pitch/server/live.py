@@ -59,6 +59,9 @@ class Conn:
         """The client address the per-client limits count (``routes.deps.Client``)."""
         self.opened: str | None = None
         """The table this socket has open, once it joined (``Connections``)."""
+        self.watching: str | None = None
+        """The same, for a socket that joined as a spectator (``spectate``)."""
+        self.close_code = 1000
         self.seat: int | None = None
         self.spectator = False
         self.waiting: int | None = None
@@ -93,9 +96,11 @@ class Conn:
         if w is not None and not w.done():
             w.set_result(None)
 
-    def close(self) -> None:
+    def close(self, code: int = 1000) -> None:
+        """Close once what is queued is sent, with ``code`` (1013: come back later)."""
         if not self.closed:
             self.closed = True
+            self.close_code = code
             self._notify()
 
     async def writer(self) -> None:
@@ -117,7 +122,7 @@ class Conn:
         finally:
             self.closed = True
             with contextlib.suppress(Exception):
-                await self.ws.close(1008 if self.overflowed else 1000)
+                await self.ws.close(1008 if self.overflowed else self.close_code)
 
 
 @dataclass(eq=False)

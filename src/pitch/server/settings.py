@@ -31,8 +31,9 @@ LIMITS: dict[str, tuple[float, float, str | None]] = {
     "ws_max_strikes": (1, 1_000_000, None),
     "max_connections_per_client": (1, 1_000_000, "PITCH_MAX_CONNECTIONS_PER_CLIENT"),
     "tables_open_per_client": (1, 1_000_000, "PITCH_TABLES_OPEN_PER_CLIENT"),
-    "max_spectators": (0, 10_000, None),
-    "spectators_per_client": (1, 10_000, None),
+    "max_spectators": (0, 10_000, "PITCH_MAX_SPECTATORS"),
+    "spectators_per_client": (1, 10_000, "PITCH_SPECTATORS_PER_CLIENT"),
+    "watched_tables_per_client": (1, 1_000_000, "PITCH_WATCHED_TABLES_PER_CLIENT"),
     "auth_timeout": (0.1, 3600, None),
     "send_queue": (1, 100_000, None),
     "max_cached_tables": (0, 1_000_000, "PITCH_MAX_CACHED"),
@@ -118,9 +119,15 @@ class Settings:
     """Tables one client may have open at once (sockets on them, as player or
     spectator). A table plays only while someone has it open, so this bounds the bot
     work one address can keep going."""
-    max_spectators: int = 50
-    spectators_per_client: int = 4
+    max_spectators: int = field(default_factory=lambda: _env("max_spectators", 50))
+    """Spectators' sockets at one table."""
+    spectators_per_client: int = field(default_factory=lambda: _env("spectators_per_client", 4))
     """Sockets one client may watch one table from (of its ``max_spectators``)."""
+    watched_tables_per_client: int = field(
+        default_factory=lambda: _env("watched_tables_per_client", 8)
+    )
+    """Tables one client may watch at once (of its ``tables_open_per_client``): 157
+    addresses watching 32 tables each held a server's 5,000 live tables."""
     auth_timeout: float = 30.0
     """Seconds a new socket has to send ``auth`` or ``spectate``."""
     send_queue: int = 256

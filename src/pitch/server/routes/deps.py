@@ -12,7 +12,7 @@ from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
 from pitch.server.errors import ServiceError
-from pitch.server.limits import KeyedBuckets, client_key
+from pitch.server.limits import KeyedBuckets, client_key, client_networks, network_key
 from pitch.server.schemas import Problem
 from pitch.server.service import TableService
 from pitch.server.settings import Settings
@@ -68,8 +68,17 @@ def get_client(conn: HTTPConnection) -> str:
     return client_key(conn.client.host if conn.client else None, secret)
 
 
+def get_networks(conn: HTTPConnection) -> list[tuple[str, float]]:
+    """The keys the per-client rates count the client by, with their budgets' factors:
+    its own (an IPv6 client's /64), and an IPv6 client's /56 and /48 besides."""
+    secret = cast(bytes, conn.app.state.client_secret)
+    host = conn.client.host if conn.client else None
+    return [(network_key(n, secret), f) for n, f in client_networks(host)]
+
+
 Service = Annotated[TableService, Depends(get_service)]
 Client = Annotated[str, Depends(get_client)]
+Networks = Annotated[list[tuple[str, float]], Depends(get_networks)]
 
 
 class Limit:
@@ -77,11 +86,13 @@ class Limit:
     :meth:`take` once FastAPI has validated the request: a dependency runs before
     that, and a malformed request must not spend the client's allowance."""
 
-    def __init__(self, buckets: KeyedBuckets, client: str, refusal: str) -> None:
+    def __init__(
+        self, buckets: KeyedBuckets, client: list[tuple[str, float]], refusal: str
+    ) -> None:
         self._buckets, self._client, self._refusal = buckets, client, refusal
 
     def take(self, n: float = 1.0) -> None:
-        if not self._buckets.take(self._client, n):
+        if not self._buckets.take_all(self._client, n):
             raise ServiceError(429, self._refusal)
 
 
@@ -89,23 +100,23 @@ def _limits(conn: HTTPConnection) -> Limits:
     return cast(Limits, conn.app.state.limits)
 
 
-def creation_limit(conn: HTTPConnection, who: Client) -> Limit:
+def creation_limit(conn: HTTPConnection, who: Networks) -> Limit:
     return Limit(_limits(conn).creations, who, "too many tables created; wait a minute")
 
 
-def check_limit(conn: HTTPConnection, who: Client) -> Limit:
+def check_limit(conn: HTTPConnection, who: Networks) -> Limit:
     return Limit(_limits(conn).checks, who, "too many records checked; wait a minute")
 
 
-def hands_limit(conn: HTTPConnection, who: Client) -> Limit:
+def hands_limit(conn: HTTPConnection, who: Networks) -> Limit:
     return Limit(_limits(conn).hands, who, "too many hands checked; wait a minute")
 
 
-def read_limit(conn: HTTPConnection, who: Client) -> Limit:
+def read_limit(conn: HTTPConnection, who: Networks) -> Limit:
     return Limit(_limits(conn).reads, who, "too many tables and lists read; wait a minute")
 
 
-def seat_limit(conn: HTTPConnection, who: Client) -> Limit:
+def seat_limit(conn: HTTPConnection, who: Networks) -> Limit:
     return Limit(_limits(conn).seats, who, "too many seats taken or left; wait a minute")
 
 
