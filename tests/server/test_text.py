@@ -5,6 +5,8 @@ that a reader counts (issue 43)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import unicodedata
 
 import pytest
@@ -174,3 +176,12 @@ def test_names_in_records_follow_the_rule_cut_to_fit() -> None:
     assert one_line("🙂" * 70, 64) == "🙂" * 64
     assert one_line("\u202eAnn", 64) is None
     assert one_line(ZALGO, 64) is None
+
+
+def test_the_rule_is_imported_without_the_web_framework() -> None:
+    # Account names (and anything else outside the web server) use the same rule.
+    code = (
+        "import sys, pitch.server.text; print(sorted({'fastapi', 'starlette'} & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out

@@ -23,7 +23,7 @@ HTTP_CODES: dict[str, str] = {
     ),
     "name_reserved": (
         "the name reads as a bot's (`Bot 2`, `Бот 2`, `Robot 2`: in any language the site "
-        "speaks, or a look-alike: `Bоt 2` with a Cyrillic `о`)"
+        "speaks, or a look-alike: `ВОТ 2` in Cyrillic capitals)"
     ),
     "seat_changed": "the seat (`seat`) changed while the request ran; try again",
     "try_again": "the table changed while the request ran; try again",

@@ -254,4 +254,7 @@ class Problem(BaseModel):
     seat: int | None = None
     """The seat a ``seat_*`` code is about (0 is the first)."""
     limit: int | None = None
-    """The limit a ``too_many_open`` answer is about."""
+    """The limit a ``too_many_open`` answer is about, or a ``bad_name`` ``too_long``."""
+    reason: str | None = None
+    """Why a ``bad_name`` is refused (``pitch.server.text.REASONS``: ``empty``,
+    ``too_long``, ``invisible``, ``marks``, ``mixed_script``)."""
