@@ -14,7 +14,8 @@ its white space folded to single spaces, and refused (:class:`TextRefused`, with
   one character: ``👩🏽‍🚀`` is one, not four); it is refused, never silently cut.
 
 Names also must not mix scripts within a word (``Аnn``, a Cyrillic ``А``; Chinese,
-Japanese and Korean script mixes are fine), and two names that look alike (the UTS #39
+Japanese and Korean writing, with Latin or without, is fine: UTS #39 "highly
+restrictive"), and two names that look alike (the UTS #39
 confusable skeleton, from the ``confusable-homoglyphs`` package's data) count as the
 same name, at a table (:func:`same_name`) and against the bots' (:func:`bot_like`).
 
@@ -88,11 +89,12 @@ _GRAPHEME = regex.compile(r"\X")
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _IGNORABLE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\u2800]")  # and braille blank
 _MARKS = frozenset({"Mn", "Me"})
-# Scripts that one word may mix (UTS #39's Japanese, Korean and Chinese sets).
+# Scripts that one word may mix: UTS #39's "highly restrictive" level (Japanese, Korean
+# and Chinese writing, with Latin: "Tシャツ").
 _SCRIPT_MIXES = (
-    frozenset({"HAN", "HIRAGANA", "KATAKANA"}),
-    frozenset({"HAN", "HANGUL"}),
-    frozenset({"HAN", "BOPOMOFO"}),
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
 )
 
 
