@@ -50,6 +50,8 @@ INVISIBLE = [
     "\ufeffAnn",
     "Ann\ufe0f",  # a variation selector on a letter
     "Ann\U000e0067",  # a tag outside a tag sequence
+    "😀\U000e0068\U000e0069\U000e007f",  # tags after another emoji: hidden text ("hi")
+    "🏴\U000e0048\U000e0049\U000e007f",  # a flag's tags are lowercase letters or digits
     "\u202eAnn",  # bidi: right-to-left override
     "Ann\u202a",
     "\u2066Ann\u2069",  # bidi isolates

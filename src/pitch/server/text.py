@@ -77,13 +77,13 @@ class TextRefused(ValueError):
 
 
 # UTS #51 (ED-27, "possible emoji"): an element is a pair of regional indicators (a
-# flag), or an emoji with a skin tone, a variation selector, a keycap or a tag run (a
-# subdivision flag); elements are joined by ZWJ. Four elements are the most any
-# emoji has (a kiss with two skin tones, a family of four).
-_TAGS = r"[\U000E0020-\U000E007E]+\U000E007F"
-_ELEMENT = (
-    r"(?:\p{RI}\p{RI}|\p{Emoji}(?:\p{EMod}|[\uFE0E\uFE0F]?\u20E3|[\uFE0E\uFE0F]|" + _TAGS + r")?)"
-)
+# flag), or an emoji with a skin tone, a variation selector or a keycap; elements are
+# joined by ZWJ, four at most (a kiss with two skin tones, a family of four). Tags only
+# spell a subdivision flag (ED-14c: a black flag, 2 to 7 lowercase letters or digits,
+# the cancel tag): anywhere else they would carry text no reader sees.
+_TAG_FLAG = "\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,7}\U000e007f"
+_MODIFIED = r"\p{Emoji}(?:\p{EMod}|[\uFE0E\uFE0F]?\u20E3|[\uFE0E\uFE0F])?"
+_ELEMENT = rf"(?:{_TAG_FLAG}|\p{{RI}}\p{{RI}}|{_MODIFIED})"
 _TOKEN = regex.compile(rf"({_ELEMENT}(?:\u200D{_ELEMENT}){{0,3}})|(.)", regex.DOTALL)
 _GRAPHEME = regex.compile(r"\X")
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
