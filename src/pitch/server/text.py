@@ -134,7 +134,8 @@ def clean_text(
     """
     out = " ".join(unicodedata.normalize(form, text).split())
     marks, last = 0, ""
-    for m in _TOKEN.finditer(out):
+    plain = out.isascii() and out.isprintable()  # most text: nothing to look into
+    for m in () if plain else _TOKEN.finditer(out):
         if m.group(1) is not None:  # an emoji sequence, accepted whole
             marks, last = 0, ""
             continue
@@ -155,7 +156,7 @@ def clean_text(
             last = d
     if not out:
         raise TextRefused("empty", f"{what} needs at least one visible character.")
-    chars = graphemes(out)
+    chars = out if plain else graphemes(out)
     cap = code_points or len(out)
     if len(chars) > limit or len(out) > cap:
         if not cut:
