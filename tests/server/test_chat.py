@@ -101,3 +101,38 @@ def test_a_table_can_limit_chat(server: ServerProcess) -> None:
     assert asyncio.run(run()) == ("chat_off", "chat")
     r = httpx.post(f"{base}/api/tables", json={"options": {"chat": "loud"}})
     assert r.status_code == 422
+
+
+def test_chat_text_follows_the_text_rule(server: ServerProcess) -> None:
+    # Issue 43: emoji sequences pass whole (their joiners and selectors); zalgo (a pile
+    # of combining marks), text-direction and invisible characters are refused, saying
+    # why; a line's length is counted in characters as a reader sees them.
+    base = server.base
+    t = create_table(base, {"rules": {"players": 2}})["id"]
+    ann, bo = (claim(base, t, s, n)["token"] for s, n in enumerate(["Ann", "Bo"]))
+    zalgo = "h\u0351\u0308\u0350\u0343\u0344\u0313i"
+
+    async def run() -> None:
+        a = await _open(base, t, {"type": "auth", "token": ann})
+        b = await _open(base, t, {"type": "auth", "token": bo})
+        await _next(a, "state")
+        await _next(b, "state")
+        for bad, reason in [
+            (zalgo, "marks"),
+            ("gg \u202eevil", "invisible"),
+            ("g\u200bg", "invisible"),
+            ("\u2066gg\u2069", "invisible"),
+            ("x" * 201, "too_long"),
+        ]:
+            await a.send(json.dumps({"type": "chat", "text": bad}))
+            err = await _next(a, "error")
+            assert (err["code"], err.get("reason")) == ("bad_chat", reason), (bad, err)
+            assert err["message"].startswith("A chat line"), err
+        # Three lines: within the chat's rate (5 at once); refusals spend none of it.
+        for good in ("👩🏽\u200d🚀 🏳️\u200d🌈 gg", "Nguyễn: 1️⃣ 🇳🇴", "🙂" * 200):
+            await a.send(json.dumps({"type": "chat", "text": good}, ensure_ascii=False))
+            assert (await _next(b, "chat", 0))["text"] == good
+        for w in (a, b):
+            await w.close()
+
+    asyncio.run(run())

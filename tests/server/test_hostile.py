@@ -789,10 +789,11 @@ def test_bot_names_in_disguise_and_a_flood_of_them(make_server: Any) -> None:
     for name in disguises:
         r = httpx.post(url, json={"name": name}, timeout=10)
         assert (r.status_code, r.json()["code"]) == (422, "name_reserved"), name
-    # Not names at all: unprintable, too long, not a string.
-    for bad in ("Bot\u200b2", "Bot 2\x00", "B" * 33, 2, None):
+    # Not names at all: an invisible or control character, too long, not a string.
+    bad_names = [("Bot\u200b2", "bad_name"), ("Bot 2\x00", "bad_name"), ("B" * 33, "bad_name")]
+    for bad, code in [*bad_names, (2, "bad_request"), (None, "bad_request")]:
         r = httpx.post(url, json={"name": bad}, timeout=10)
-        assert (r.status_code, r.json()["code"]) == (422, "bad_request"), bad
+        assert (r.status_code, r.json()["code"]) == (422, code), bad
     # The flood: refusals are charged like claims (30 a minute here).
     codes = [httpx.post(url, json={"name": "Bot 9"}, timeout=10).status_code for _ in range(30)]
     assert 429 in codes and set(codes) <= {422, 429}, codes
@@ -802,3 +803,51 @@ def test_bot_names_in_disguise_and_a_flood_of_them(make_server: Any) -> None:
     assert httpx.get(f"{srv.base}/api/tables/{t}", timeout=10).json()["seats"][0]["name"] == (
         "Bottom 2"
     )
+
+
+def test_look_alike_invisible_and_emoji_names(server: ServerProcess) -> None:
+    # Issue 43: a name is checked as a reader sees it. A look-alike of a bot's name or
+    # of another player's is refused (or, in quick play, numbered like an equal name);
+    # invisible and text-direction characters are refused; emoji sequences, with
+    # their joiners and selectors, are names; too long is refused, never cut.
+    base = server.base
+    t = create_table(base, {"rules": {"players": 4}})["id"]
+    url = f"{base}/api/tables/{t}/seats"
+
+    def refused(seat: int, name: str) -> dict[str, Any]:
+        r = httpx.post(f"{url}/{seat}", json={"name": name}, timeout=10)
+        assert r.status_code in (409, 422), (name, r.text)
+        body = dict(r.json())
+        assert body["detail"] and isinstance(body["detail"], str), body
+        return body
+
+    claim(base, t, 0, "Ann")
+    # "Bоt 2" with a Cyrillic о; "Аnn" with a Cyrillic А, next to Ann: two scripts in
+    # one word. "ВОТ 2" in Cyrillic capitals looks like "BOT 2": a bot's.
+    for name in ("B\u043et 2", "\u0410nn"):
+        body = refused(1, name)
+        assert (body["code"], body["reason"]) == ("bad_name", "mixed_script"), body
+    assert refused(1, "\u0412\u041e\u0422 2")["code"] == "name_reserved"
+    # "ΑΝΝ" in Greek capitals is Ann to a reader: taken, as "ann" is.
+    for name in ("\u0391\u039d\u039d", "ann"):
+        assert refused(1, name)["code"] == "name_taken", name
+    for name in ("Ann\u200bLee", "\u202eAnn", "Ann\u2066x", "Ann\u200d", "\u3164"):
+        body = refused(1, name)
+        assert (body["code"], body["reason"]) == ("bad_name", "invisible"), (name, body)
+    body = refused(1, "Z\u0351\u0308\u0350\u0343\u0344\u0313algo")
+    assert (body["code"], body["reason"]) == ("bad_name", "marks"), body
+    body = refused(1, "A" * 33)
+    assert (body["code"], body["reason"], body["limit"]) == ("bad_name", "too_long", 32)
+    astronaut, rainbow = "👩🏽\u200d🚀 Ann", "🏳️\u200d🌈"
+    for seat, name in enumerate([astronaut, rainbow, "👩🏽\u200d🚀" * 16], 1):  # 64 code points
+        claim(base, t, seat, name)
+    seats = httpx.get(f"{base}/api/tables/{t}", timeout=10).json()["seats"]
+    assert [s["name"] for s in seats] == ["Ann", astronaut, rainbow, "👩🏽\u200d🚀" * 16]
+    # Quick play numbers a name taken at the table; a look-alike of it too.
+    r = httpx.post(f"{base}/api/quickplay", json={"rules": {"players": 3}}, timeout=10)
+    quick = r.json()["table"]
+    for name in ("Ann", "\u0391\u039d\u039d"):
+        r = httpx.post(f"{base}/api/tables/{quick}/quickseat", json={"name": name}, timeout=10)
+        assert r.status_code == 200, r.text
+    seats = httpx.get(f"{base}/api/tables/{quick}", timeout=10).json()["seats"]
+    assert [s["name"] for s in seats][:2] == ["Ann", "\u0391\u039d\u039d 2"], seats

@@ -4,7 +4,7 @@ to whoever joins; a client may mute them."""
 
 from __future__ import annotations
 
-from pitch.server.text import one_line
+from pitch.server.text import clean_text
 
 PHRASES: tuple[str, ...] = (
     "Hello!",
@@ -24,7 +24,10 @@ PHRASES: tuple[str, ...] = (
 the key each client translates."""
 
 MAX_TEXT = 200
-"""Characters in one free-text line."""
+"""Characters (grapheme clusters: an emoji is one) in one free-text line."""
+
+MAX_INPUT = 800
+"""Code points a line may have as sent (the socket's frame is 1024 bytes anyway)."""
 
 HISTORY = 50
 """Lines sent to a socket when it joins."""
@@ -33,6 +36,9 @@ MAX_LINES = 2000
 """Lines one table may hold (chat is for the game, not a forum)."""
 
 
-def clean_text(text: str) -> str | None:
-    """A chat line as stored and sent (:func:`pitch.server.text.one_line`)."""
-    return one_line(text, MAX_TEXT)
+def clean_line(text: str) -> str:
+    """A chat line as stored and sent: the text rule of :mod:`pitch.server.text` (no
+    invisible or text-direction characters but in emoji, no pile of combining marks,
+    at most :data:`MAX_TEXT` characters); raises
+    :class:`~pitch.server.text.TextRefused`."""
+    return clean_text(text, MAX_TEXT, what="A chat line")

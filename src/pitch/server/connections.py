@@ -8,11 +8,12 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from pitch.server.chat import MAX_LINES, clean_text
+from pitch.server.chat import MAX_LINES, clean_line
 from pitch.server.live import Conn, LiveTable, chat_message
 from pitch.server.play import broadcast
 from pitch.server.protocol import Act, Auth, Chat, Hint, Ping, Spectate, Sync, error
 from pitch.server.table_json import state_texts
+from pitch.server.text import TextRefused
 from pitch.store import ChatRow
 
 if TYPE_CHECKING:
@@ -206,9 +207,10 @@ class Connections:
         if (msg.phrase is None) == (msg.text is None):
             conn.send(error("bad_chat"))
             return
-        text = clean_text(msg.text) if msg.text is not None else None
-        if msg.text is not None and text is None:
-            conn.send(error("bad_chat"))
+        try:
+            text = clean_line(msg.text) if msg.text is not None else None
+        except TextRefused as e:
+            conn.send(error("bad_chat", e.message, reason=e.reason, **e.extra))
             return
         if o.chat == "off" or (text is not None and o.chat != "free"):
             conn.send(error("chat_off"))

@@ -13,11 +13,17 @@ HTTP_CODES: dict[str, str] = {
     "seat_taken": "the seat (`seat`) is someone else's",
     "seat_is_bot": "the seat (`seat`) is played by a bot",
     "name_taken": (
-        "another seat at the table goes by that name (told apart without case; quick play "
-        "gives the name a number instead: `Ann 2`)"
+        "another seat at the table goes by that name, or one that looks like it (told apart "
+        "without case, and `ΑΝΝ` in Greek is `Ann`; quick play gives the name a number "
+        "instead: `Ann 2`)"
+    ),
+    "bad_name": (
+        "the name breaks the text rule: `reason` says how (`empty`, `too_long` with "
+        "`limit`, `invisible`, `marks`, `mixed_script`); `detail` says it in a sentence"
     ),
     "name_reserved": (
-        "the name reads as a bot's (`Bot 2`, `Бот 2`, `Robot 2`: in any language the site speaks)"
+        "the name reads as a bot's (`Bot 2`, `Бот 2`, `Robot 2`: in any language the site "
+        "speaks, or a look-alike: `ВОТ 2` in Cyrillic capitals)"
     ),
     "seat_changed": "the seat (`seat`) changed while the request ran; try again",
     "try_again": "the table changed while the request ran; try again",
@@ -43,9 +49,11 @@ _BY_STATUS = {403: "bad_token", 404: "no_table", 429: "too_many_requests", 503: 
 class ServiceError(Exception):
     """A request the service refuses: ``status`` is the HTTP status to answer, ``code``
     one of :data:`HTTP_CODES` (by default the usual one for the status), ``extra`` the
-    answer's other fields (``seat``, ``limit``)."""
+    answer's other fields (``seat``, ``limit``, ``reason``)."""
 
-    def __init__(self, status: int, detail: str, code: str | None = None, **extra: int) -> None:
+    def __init__(
+        self, status: int, detail: str, code: str | None = None, **extra: int | str
+    ) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
-from pitch.server.chat import MAX_TEXT, PHRASES
+from pitch.server.chat import MAX_INPUT, PHRASES
 
 MAX_MESSAGE_BYTES = 1024
 """Longer client messages are refused unread (the socket itself caps frames too)."""
@@ -66,7 +66,7 @@ class Chat(_Msg):
 
     type: Literal["chat"]
     phrase: Annotated[StrictInt, Field(ge=0, lt=len(PHRASES))] | None = None
-    text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)] | None = None
+    text: Annotated[str, Field(min_length=1, max_length=MAX_INPUT)] | None = None
 
 
 Incoming = Auth | Spectate | Act | Sync | Ping | Hint | Chat
@@ -93,7 +93,10 @@ ERROR_CODES: dict[str, str] = {
     "hint_busy": "a hint for this seat is still being worked out",
     "hint_failed": "no hint could be worked out in time; try again",
     "chat_off": "this table does not take that kind of chat (options.chat)",
-    "bad_chat": "a chat message is one phrase or a line of printable text",
+    "bad_chat": (
+        "a chat message is one phrase or one line of text; a text refused by the text "
+        "rule says why in 'reason' (pitch.server.text.REASONS) and 'message'"
+    ),
     "chat_full": "this table has as many chat lines as it keeps",
     "too_many_tables": "this address has sockets open on as many tables as it may",
     "too_many_spectators": "this address watches this table from as many sockets as it may",

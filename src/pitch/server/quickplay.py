@@ -31,7 +31,7 @@ from pitch.server.lifecycle import build_rules
 from pitch.server.live import LiveTable, Seat, hash_token, is_open, names_at
 from pitch.server.play import broadcast
 from pitch.server.schemas import CreateTable, QuickPlay, TableOptions, check_bot_spec
-from pitch.server.seats import refuse_bot_names
+from pitch.server.seats import checked_name
 from pitch.server.text import NAME_LIMIT, distinct_name
 from pitch.store import OpenSeats, StaleWrite
 
@@ -94,9 +94,9 @@ class QuickSeats:
         if not t.options.quick:
             raise ServiceError(409, "this table is not open to quick play", "not_quick")
         free = next((i for i, s in enumerate(t.seats) if s.kind == "human" and not s.claimed), None)
-        if free is not None:  # the claim refuses a bot's name, as any claim does
+        if free is not None:  # the claim checks the name, as any claim does
             return free, await svc.seats.claim(table_id, free, name, renumber=True), False
-        refuse_bot_names(name)
+        name = checked_name(name)
         async with t.lock:
             seat = next((i for i, s in enumerate(t.seats) if is_open(t, s)), None)
             if seat is None or t.status != "playing":

@@ -11,7 +11,7 @@ from pitch.bots.registry import levels, network_spec
 from pitch.engine import RulesError
 from pitch.engine.rules import OPTIONS, check_options
 from pitch.server.records_check import MAX_GAMES
-from pitch.server.text import NAME_LIMIT, one_line
+from pitch.server.text import NAME_INPUT
 
 
 def check_bot_spec(text: str) -> str:
@@ -99,15 +99,10 @@ class CreateTable(_In):
 
 
 class ClaimSeat(_In):
-    name: Annotated[str, Field(min_length=1, max_length=NAME_LIMIT)]
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, v: str) -> str:
-        name = one_line(v, NAME_LIMIT)
-        if name is None:
-            raise ValueError("a name needs at least one printable character")
-        return name
+    name: Annotated[str, Field(max_length=NAME_INPUT)]
+    """The player's name: at most 32 characters once white space is folded, no
+    invisible characters, no look-alike of a bot's or another seat's name (the service
+    checks it: ``bad_name``, ``name_reserved``, ``name_taken``)."""
 
 
 _TableRef = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z0-9]+$")]
@@ -259,4 +254,7 @@ class Problem(BaseModel):
     seat: int | None = None
     """The seat a ``seat_*`` code is about (0 is the first)."""
     limit: int | None = None
-    """The limit a ``too_many_open`` answer is about."""
+    """The limit a ``too_many_open`` answer is about, or a ``bad_name`` ``too_long``."""
+    reason: str | None = None
+    """Why a ``bad_name`` is refused (``pitch.server.text.REASONS``: ``empty``,
+    ``too_long``, ``invisible``, ``marks``, ``mixed_script``)."""

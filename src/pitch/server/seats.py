@@ -14,18 +14,33 @@ from pitch.server.errors import ServiceError
 from pitch.server.live import deal_if_needed, hash_token, names_at
 from pitch.server.play import broadcast
 from pitch.server.schemas import LeftTable
-from pitch.server.text import NAME_LIMIT, bot_like, distinct_name, name_key
+from pitch.server.text import (
+    NAME_LIMIT,
+    TextRefused,
+    bot_like,
+    check_name,
+    distinct_name,
+    same_name,
+)
 from pitch.store import EventRow, StaleWrite
 
 if TYPE_CHECKING:
     from pitch.server.service import TableService
 
 
-def refuse_bot_names(name: str) -> None:
-    """A person may not go by a bot's name: the table, its log and its record would
-    pass them off as a bot (and a bot as them)."""
+def checked_name(name: str) -> str:
+    """``name`` as a seat keeps it (:func:`pitch.server.text.check_name`: normalised,
+    no invisible characters, no look-alikes, at most 32 characters), else refused
+    (``bad_name``, with the ``reason``). A person may not go by a bot's name, nor one
+    that looks like it: the table, its log and its record would pass them off as a bot
+    (and a bot as them)."""
+    try:
+        name = check_name(name)
+    except TextRefused as e:
+        raise ServiceError(422, e.message, "bad_name", reason=e.reason, **e.extra) from None
     if bot_like(name):
         raise ServiceError(422, f"{name!r} reads as a bot's name", "name_reserved")
+    return name
 
 
 class SeatClaims:
@@ -36,8 +51,9 @@ class SeatClaims:
         """Take the open human ``seat`` under ``name``; the answer is its token. The
         claim that fills the table starts the game (its first deal). A name another
         seat goes by is refused, or with ``renumber`` (quick play, where the player did
-        not choose the table) given a number (:func:`distinct_name`)."""
-        refuse_bot_names(name)
+        not choose the table) given a number (:func:`distinct_name`); so is one that
+        looks like it (``ΑΝΝ`` in Greek capitals next to ``Ann``)."""
+        name = checked_name(name)
         svc = self.svc
         t = await svc.lifecycle.find(table_id, live=True)
         if not 0 <= seat < len(t.seats):
@@ -51,7 +67,7 @@ class SeatClaims:
             others = names_at(t, seat)
             if renumber:
                 name = distinct_name(name, others, NAME_LIMIT)
-            elif name_key(name) in {name_key(n) for n in others}:
+            elif any(same_name(name, n) for n in others):
                 # Two players of one name make the table's log and chat ambiguous.
                 raise ServiceError(
                     409, f"someone at this table goes by {name!r} already", "name_taken"
