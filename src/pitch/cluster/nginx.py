@@ -11,10 +11,10 @@ from pathlib import Path
 TEMPLATE = Path(__file__).parent / "nginx.conf.template"
 
 MAX_BODY = 64 * 1024
-"""The app's body limit (``pitch.server.guard.Guard``), and below its larger one for
-``/api/records/verify`` (``pitch.server.app.MAX_RECORDS_BODY``): nginx refuses a larger
-body before buffering it (tests/cluster/test_health.py holds them equal)."""
+"""The app's body limit (``pitch.server.guard.Guard``): nginx refuses a larger body
+itself, before buffering it (tests/cluster/test_health.py holds the two equal)."""
 RECORDS_BODY = 2 * 1024 * 1024
+"""The same for ``/api/records/verify`` (``pitch.server.app.MAX_RECORDS_BODY``)."""
 MAX_DESCRIPTORS = 65_536
 """Descriptors per worker at most, whatever the hard limit: nginx allocates every
 connection's structures when a worker starts. Beyond: more workers (``--nginx-workers``)."""
