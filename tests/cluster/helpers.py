@@ -24,6 +24,10 @@ from sqlalchemy import create_engine, text
 from tests.server.helpers import FAST_LIMITS, choose
 from tests.support.timing import margin
 
+FAST_NGINX = ("--client-rate", "100000", "--client-burst", "100000")
+"""nginx's request rate per address out of the way: every test client is 127.0.0.1
+(a test of the limits passes its own, which come later and win)."""
+
 
 def free_ports(n: int) -> int:
     """The first of ``n`` consecutive free ports."""
@@ -49,9 +53,15 @@ class ClusterProcess:
     """``python -m pitch cluster`` with ``processes`` servers on ``db_url``."""
 
     def __init__(
-        self, db_url: str, run_dir: Path, processes: int = 3, args: tuple[str, ...] = ()
+        self,
+        db_url: str,
+        run_dir: Path,
+        processes: int = 3,
+        args: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
     ) -> None:
-        self.args = args
+        self.args = (*FAST_NGINX, *args)
+        self.env = {**os.environ, **FAST_LIMITS, **(env or {})}
         self.db_url = db_url
         self.run_dir = run_dir
         self.port = free_ports(1)
@@ -74,7 +84,7 @@ class ClusterProcess:
             ],
             stdout=(self.run_dir.parent / "cluster.out").open("ab"),
             stderr=subprocess.STDOUT,
-            env={**os.environ, **FAST_LIMITS},
+            env=self.env,
         )
         state = self.run_dir / "cluster.json"
         deadline = time.monotonic() + margin(240)  # slow on a busy shared CPU

@@ -1,16 +1,22 @@
-"""The supervisor's active health checks decide nginx's ring (no servers needed: the
-processes and their answers are stand-ins; the real ones are in test_cluster.py)."""
+"""The supervisor's active health checks decide nginx's ring, and the configuration it
+writes (no servers needed: the processes and their answers are stand-ins; the real
+ones are in test_cluster.py and test_limits.py)."""
 
 from __future__ import annotations
 
+import inspect
+import re
+import resource
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from pitch.cluster import supervisor
+from pitch.cluster import nginx, supervisor
 from pitch.cluster.nginx import render
 from pitch.cluster.supervisor import BACK_AFTER, OUT_AFTER, Cluster, ClusterConfig
+from pitch.server.app import MAX_RECORDS_BODY
+from pitch.server.guard import Guard
 
 
 class FakeProc:
@@ -127,3 +133,30 @@ def test_the_ring_lists_every_process_and_marks_the_ones_taken_out_down(tmp_path
     assert "server 127.0.0.1:9001 max_fails=0;" in text
     assert "server 127.0.0.1:9002 max_fails=0 down;" in text
     assert "server 127.0.0.1:9003 max_fails=0;" in text
+
+
+def test_nginx_is_held_to_its_descriptors_and_the_processes_limits(tmp_path: Path) -> None:
+    text = render(
+        listen="127.0.0.1:8080",
+        backends=["127.0.0.1:9001"],
+        run_dir=tmp_path,
+        nofile=20_000,
+        conn_per_address=7,
+        rate=3,
+        burst=9,
+        header_seconds=1.5,
+        body_seconds=4,
+    )
+    # What nginx can really have (it asked for 65,536 where the hard limit was 20,000,
+    # failed, and filled 20,000 descriptors with its 32,768 connections).
+    assert "worker_rlimit_nofile 20000;" in text
+    conns = int(re.findall(r"worker_connections (\d+);", text)[0])
+    assert conns <= 18_000
+    assert 1 <= nginx.descriptors() <= resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    assert "limit_conn pitch_conn 7;" in text
+    assert "rate=3r/s;" in text and "burst=9 nodelay;" in text
+    assert "client_header_timeout 1500ms;" in text and "client_body_timeout 4000ms;" in text
+    # The app's body limits, which nginx now answers itself.
+    assert inspect.signature(Guard).parameters["max_body"].default == nginx.MAX_BODY
+    assert MAX_RECORDS_BODY == nginx.RECORDS_BODY
+    nginx.write_config(text, tmp_path)  # nginx -t takes it

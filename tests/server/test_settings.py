@@ -120,6 +120,7 @@ def test_serve_reads_the_bot_workers_from_the_environment(
         ["cluster", "--lease-seconds", "inf"],
         ["cluster", "--bot-workers", "1000"],
         ["cluster", "--nginx-workers", "1000"],
+        ["cluster", "--client-rate", "0"],
     ],
 )
 def test_commands_refuse_numbers_out_of_range(args: list[str]) -> None:

@@ -44,6 +44,25 @@ def cluster(
     restart: Annotated[
         bool, typer.Option(help="Start a process that exits again, under its name.")
     ] = False,
+    rate: Annotated[
+        int,
+        typer.Option(
+            "--client-rate",
+            min=1,
+            max=1_000_000,
+            help="Requests a second per client address, at nginx (past the burst: 429).",
+        ),
+    ] = 20,
+    burst: Annotated[
+        int,
+        typer.Option(
+            "--client-burst",
+            min=0,
+            max=1_000_000,
+            help="Requests per client address beyond the rate at once (a page load "
+            "fetches some 25 files).",
+        ),
+    ] = 120,
     kill_hung: Annotated[
         bool,
         typer.Option(
@@ -58,6 +77,7 @@ def cluster(
     (docs/deploy.md). Stops everything on Ctrl-C or SIGTERM."""
     from pitch.cluster.nginx import nginx_binary
     from pitch.cluster.supervisor import Cluster, ClusterConfig
+    from pitch.server.settings import Settings, SettingsError
 
     if nginx_binary() is None:
         typer.echo("pitch cluster needs nginx: apt-get install nginx", err=True)
@@ -65,6 +85,12 @@ def cluster(
     if db is not None and not db.startswith("postgresql"):
         typer.echo("--db: the processes share one PostgreSQL (postgresql+psycopg://...)", err=True)
         raise typer.Exit(2)
+    try:
+        # nginx holds clients to the processes' own limits (their PITCH_* settings).
+        s = Settings()
+    except SettingsError as e:
+        typer.echo(f"pitch cluster: {e}", err=True)
+        raise typer.Exit(2) from None
     c = Cluster(
         ClusterConfig(
             processes=processes,
@@ -79,6 +105,11 @@ def cluster(
             nginx_workers=nginx_workers,
             restart=restart,
             kill_hung=kill_hung,
+            conn_per_address=s.max_connections_per_client,
+            rate=rate,
+            burst=burst,
+            header_seconds=s.header_seconds,
+            body_seconds=s.body_seconds,
         )
     )
 

@@ -92,6 +92,16 @@ class ClusterConfig:
     kill_hung: bool = True
     """Kill a process that answers nothing once its lease has run out (see
     :meth:`Cluster.check_health`)."""
+    conn_per_address: int = 256
+    """nginx's limits per client address (:func:`pitch.cluster.nginx.render`): requests
+    at once (the processes' ``PITCH_MAX_CONNECTIONS_PER_CLIENT``), and a second, with
+    a burst."""
+    rate: int = 20
+    burst: int = 120
+    header_seconds: float = 10.0
+    """nginx's header and body timeouts: the processes' ``PITCH_HEADER_SECONDS`` and
+    ``PITCH_BODY_SECONDS``."""
+    body_seconds: float = 10.0
     serve_args: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
 
@@ -141,6 +151,11 @@ class Cluster:
                 run_dir=self.run_dir,
                 workers=self.cfg.nginx_workers,
                 ws_ping=self.cfg.ws_ping,
+                conn_per_address=self.cfg.conn_per_address,
+                rate=self.cfg.rate,
+                burst=self.cfg.burst,
+                header_seconds=self.cfg.header_seconds,
+                body_seconds=self.cfg.body_seconds,
                 down=[f"127.0.0.1:{n.port}" for n in self.nodes if not n.in_ring],
             ),
             self.run_dir,
