@@ -85,7 +85,7 @@ def test_a_name_taken_at_the_table_is_refused_in_the_readers_language(
             # as on a slow network: a re-read replaced the form, and the name typed
             # meanwhile was lost (the claim went as "BO" again).
             held: list[Any] = []
-            page.route(f"**/api/tables/{table}", lambda route: held.append(route))
+            page.route(f"**/api/tables/{table}", lambda route, held=held: held.append(route))
             page.click(f"#open-seats button[data-seat='{seat}']")
             expect(page.locator("#toast")).to_have_text(NAME_TAKEN[lang])
             if lang == "ru":
