@@ -11,7 +11,7 @@ legal action (from this bot's own ``rng``), records a :class:`Forfeit` in
 :attr:`ExternalBot.forfeits` and logs a warning. Nothing it does stalls the host:
 
 * garbage, a malformed or an illegal answer forfeits that decision only;
-* silence past the limit, or an exit, forfeits it too, and the process is killed;
+* silence past the limit, or an exit, forfeits it too, and the process is stopped;
   at the next decision a fresh one is started and told the game so far (a ``game``
   message, then every event), at most ``restarts`` times per game, after which the
   rest of the game is forfeited. The next game starts a fresh process again.

@@ -11,19 +11,21 @@ stopped or exits, nor keep the host waiting on a pipe a helper still holds open.
 
 :meth:`ProcessTree.end` ends every process it finds: the group, and on Linux, from
 ``/proc``, the program's descendants (by parent, while the chain of parents lives),
-the processes of any session one of them started with ``setsid``, and every process
-whose initial environment carries the mark (these survive their parents' exit). It
-sends SIGTERM, allows ``grace`` seconds, then SIGKILL until none is left, and only then
-reaps the program: its unreaped process keeps its pid, so its group and session ids
-cannot be taken by a stranger while they are being signalled.
+the processes of any session one of them started with ``setsid``, every process whose
+initial environment carries the mark (these are found after their parents exit), and
+the descendants :meth:`ProcessTree.note` saw while the program ran. It sends SIGTERM,
+allows ``grace`` seconds, then SIGKILL until none is left, and only then reaps the
+program: its unreaped process keeps its pid, so its group and session ids cannot pass
+to a stranger while they are signalled; a process seen in ``/proc`` is signalled
+through a pidfd after checking its start time, so never another that took its pid.
 
-Out of reach: a descendant that left the group, and (on Linux) also left the session
-and cleared or replaced its environment after its parents exited; one running as
-another user; and whatever a program asks a service to start (``systemd-run``,
-``docker run``, ``at``). Elsewhere than Linux only the group is signalled. A process
-that keeps forking faster than it can be killed may outlast the attempts (about five
-seconds of them). If the host itself is killed (SIGKILL), nothing is stopped: a
-protocol bot ends when its input closes.
+Out of reach: elsewhere than Linux, a descendant that left the group; on Linux, one
+that left the session and runs without the mark in its environment, once its parents
+have exited (unless noted before); one running as another user or in another PID
+namespace; whatever a program asks a service to start (``systemd-run``, ``docker
+run``, ``at``). A process that keeps forking faster than it can be killed may outlast
+the attempts (about five seconds of them). If the host itself is killed (SIGKILL),
+nothing is stopped: a protocol bot ends when its input closes.
 """
 
 from __future__ import annotations
