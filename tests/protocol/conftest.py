@@ -7,6 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 MISBEHAVING = Path(__file__).with_name("bots") / "misbehaving_bot.py"
+FORKING = Path(__file__).with_name("bots") / "forking_bot.py"
 EXAMPLE_BOT = ROOT / "docs" / "examples" / "example_bot.py"
 
 
@@ -17,3 +18,17 @@ def pitch_bot(spec: str, seed: int) -> list[str]:
 
 def misbehaving(mode: str, good: int = 0) -> list[str]:
     return [sys.executable, str(MISBEHAVING), mode, str(good)]
+
+
+def forking(pids: Path, kind: str, crash: int = 0) -> list[str]:
+    """A bot that leaves a child of KIND behind, writing both pids into ``pids``."""
+    return [sys.executable, str(FORKING), str(pids), kind, str(crash)]
+
+
+def running(pid: int) -> bool:
+    """``pid`` is a process that has not exited (a zombie awaiting its parent has)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"

@@ -91,8 +91,8 @@ def test_kept_programs_play_the_same_games_and_start_once_per_rotation_and_seat(
         # Both rotations of a deal deal the same cards to a seat: a program kept across
         # rotations would see one hand twice.
         assert len(set(hands)) == len(hands)
-    # The match is over: every kept program has been stopped (its shell is gone; the
-    # `sleep` it had started is orphaned and ends by itself).
+    # The match is over: every kept program has been stopped (its shell is gone, and
+    # the `sleep` it had started with it: see test_children).
     assert _gone([int(p.name) for p in started])
 
 

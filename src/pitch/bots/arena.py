@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing.util
+import os
 import random
 import signal
 from collections.abc import Callable, Iterable, Iterator
@@ -37,7 +38,8 @@ from typing import Any
 
 from pitch import fastcore
 from pitch.bots.base import Bot
-from pitch.bots.external import ExternalBot
+from pitch.bots.external import STOP_GRACE, ExternalBot
+from pitch.bots.process_tree import end_all
 from pitch.bots.registry import frozen_spec, make_bot, parse_bot_spec
 from pitch.bots.runner import play_game
 from pitch.bots.stats import Interval, ratio_interval, wilson_interval
@@ -169,7 +171,13 @@ def play_deal(cfg: ArenaConfig, index: int, kept: KeptBots | None = None) -> Dea
             make_bot(specs[b], rng=rngs[s]) if kept is None else kept.bot(specs[b], rot, s, rngs[s])
             for s, b in enumerate(who)
         ]
-        outcome = play_game(rules, bots, random.Random(seed), max_hands=cfg.max_hands)
+        try:
+            outcome = play_game(rules, bots, random.Random(seed), max_hands=cfg.max_hands)
+        finally:
+            if kept is None:  # this game's programs, and all they started, end with it
+                for bot in bots:
+                    if isinstance(bot, ExternalBot):
+                        bot.close()
         st = outcome.state
         sides = [sorted({rules.side_of(s) for s, b in enumerate(who) if b == k}) for k in (0, 1)]
         hands = [h for h in st.history if h.result is not None]
@@ -219,13 +227,20 @@ def _worker_init(keep_ext: bool = False) -> None:
     # Workers leave interrupts to the parent, which stops them (the parent may have
     # installed handlers that forked workers would otherwise inherit).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, _stop_worker)
     fastcore.warm_up()
     global _WORKER_KEPT
     if keep_ext:
         _WORKER_KEPT = KeptBots()
         # A pool worker leaves by os._exit (no atexit): multiprocessing's finalizers run.
         multiprocessing.util.Finalize(None, _WORKER_KEPT.close, exitpriority=10)
+
+
+def _stop_worker(signum: int, frame: object) -> None:
+    """SIGTERM (the parent stops a match early): the worker's ``ext:`` programs run in
+    sessions of their own, out of the signal's reach, so stop them, then exit at once."""
+    end_all(STOP_GRACE)
+    os._exit(128 + signum)
 
 
 def _play_in_worker(cfg: ArenaConfig, index: int) -> DealResult:

@@ -11,10 +11,14 @@ legal action (from this bot's own ``rng``), records a :class:`Forfeit` in
 :attr:`ExternalBot.forfeits` and logs a warning. Nothing it does stalls the host:
 
 * garbage, a malformed or an illegal answer forfeits that decision only;
-* silence past the limit, or an exit, forfeits it too, and the process is killed;
+* silence past the limit, or an exit, forfeits it too, and the process is stopped;
   at the next decision a fresh one is started and told the game so far (a ``game``
   message, then every event), at most ``restarts`` times per game, after which the
   rest of the game is forfeited. The next game starts a fresh process again.
+
+The program runs in a session of its own (:class:`~pitch.bots.process_tree.ProcessTree`):
+whenever it is stopped, or exits, what it started is stopped with it, and its exit ends
+the wait for its answer even if a child still holds its stdout open.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from dataclasses import dataclass
 from typing import IO, Any, ClassVar
 
 from pitch.bots.base import Bot, pick_from_mask
+from pitch.bots.process_tree import ProcessTree
 from pitch.bots.protocol.events import Event, GameEvents, act_message, end_message
 from pitch.engine import ActionParseError, PlayerView, action_str, parse_action
 
@@ -53,13 +58,18 @@ class Forfeit:
     fallback: str
 
 
+STOP_GRACE = 0.5
+"""Seconds a program and what it started have to end after SIGTERM, before SIGKILL."""
+
+
 class _Process:
-    """A running bot program: a writer thread feeds its stdin and a reader thread
-    collects its stdout lines, so the host never blocks on a pipe."""
+    """A running bot program (a :class:`ProcessTree`: it and all it starts): a writer
+    thread feeds its stdin, a reader thread collects its stdout lines and a watcher
+    notices its exit, so the host never blocks on a pipe."""
 
     def __init__(self, argv: Sequence[str], stderr: IO[str] | None) -> None:
-        self.popen = subprocess.Popen(
-            list(argv),
+        self.tree = ProcessTree(
+            argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,
@@ -69,23 +79,28 @@ class _Process:
             bufsize=1,
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
+        """Its output lines; None once its output is over (see :meth:`_watch`)."""
+        self.exited = threading.Event()
+        """Its own process has exited (what it started may still run)."""
+        self._eof = threading.Event()
         self._outbox: queue.Queue[str | None] = queue.Queue()
         self.answered = False
-        threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._write, daemon=True).start()
+        for target in (self._read, self._write, self._watch):
+            threading.Thread(target=target, daemon=True).start()
 
     def _read(self) -> None:
-        out = self.popen.stdout
+        out = self.tree.stdout
         assert out is not None
         try:
             for line in out:
                 self.lines.put(line)
         except (OSError, ValueError):
             pass
+        self._eof.set()
         self.lines.put(None)  # end of output: the program exited or closed stdout
 
     def _write(self) -> None:
-        inp = self.popen.stdin
+        inp = self.tree.stdin
         assert inp is not None
         try:
             while (text := self._outbox.get()) is not None:
@@ -95,34 +110,42 @@ class _Process:
         except (OSError, ValueError):
             pass  # the program is gone; the reader sees the end of its output
 
+    def _watch(self) -> None:
+        """On the program's exit, stop what it left running, and end its output even
+        if something out of reach still holds its stdout open: the host waits for the
+        program, not for its pipe."""
+        self.tree.wait_exit()
+        self.exited.set()
+        self.tree.end(STOP_GRACE)
+        # Lines it wrote before exiting come first, as the pipe normally ends now.
+        self._eof.wait(timeout=1.0)
+        self.lines.put(None)
+
     def send(self, messages: Sequence[Event]) -> None:
         if messages:
             self._outbox.put("".join(json.dumps(m, separators=(",", ":")) + "\n" for m in messages))
 
     def gone(self) -> str:
-        """Why its output ended: an exit status, or killed if it lingers."""
-        try:
-            return f"the program exited (status {self.popen.wait(timeout=1.0)})"
-        except subprocess.TimeoutExpired:
-            self.kill()
-            return "the program closed its output; it was stopped"
+        """Why its output ended: an exit status, or stopped if it lingers."""
+        if self.exited.wait(timeout=1.0):
+            return f"the program exited (status {self.tree.end(STOP_GRACE)})"
+        self.kill()
+        return "the program closed its output; it was stopped"
 
     def alive(self) -> bool:
-        return self.popen.poll() is None
+        return not self.exited.is_set() and self.tree.running()
 
     def close(self, wait: float) -> None:
-        """Close its input (a protocol bot then exits), wait a little, then kill."""
+        """Close its input (a protocol bot then exits), wait a little, then stop it and
+        all it started."""
+        self.tree.note()  # while it runs: its descendants can be traced from it
         self._outbox.put(None)
-        try:
-            self.popen.wait(timeout=wait)
-        except subprocess.TimeoutExpired:
-            self.kill()
+        self.exited.wait(timeout=wait)
+        self.kill()
 
     def kill(self) -> None:
-        if self.popen.poll() is None:
-            self.popen.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.popen.wait(timeout=5)
+        """Stop it and all it started: SIGTERM, :data:`STOP_GRACE`, then SIGKILL."""
+        self.tree.end(STOP_GRACE)
 
 
 _LIVE: weakref.WeakSet[ExternalBot] = weakref.WeakSet()
