@@ -150,7 +150,7 @@ def serve(
             port=port,
             log_level=log_level,
             http=guarded_http(limits),
-            ws=guarded_ws(app.state.service.sockets),
+            ws=guarded_ws(app.state.service.sockets, limits.release),
             # Past the sockets and the reserve for requests every request is a 503,
             # long before the process runs out of descriptors.
             limit_concurrency=sockets + request_reserve(nofile),

@@ -13,11 +13,15 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
+import gc
 import logging
 import resource
 import socket
 import struct
 from asyncio import BaseTransport, Transport
+from collections.abc import Callable
 from typing import Any, cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -76,11 +80,35 @@ def socket_cap(nofile: int, bot_workers: int, wanted: int = 0) -> int:
     return wanted or room
 
 
+TRIM_AFTER = 500
+"""Sockets closed since the last :func:`trim` that make another worth its milliseconds."""
+
+
+def _malloc_trim() -> Any:
+    name = ctypes.util.find_library("c")
+    try:
+        return ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):  # not glibc
+        return None
+
+
+_TRIM = _malloc_trim()
+
+
+def trim() -> None:
+    """Give the C heap's free pages back to the system (glibc keeps them otherwise:
+    a burst of sockets left the process that much larger after they closed)."""
+    if _TRIM is not None:
+        _TRIM(0)
+
+
 class Sockets:
     """The WebSockets of this process, counted (``/api/health``'s ``sockets``)."""
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
+        self.closed = 0
+        """Closed since the last trim."""
         self.open = 0
         self.refused = 0
         """Refused for the cap."""
@@ -102,8 +130,21 @@ def _reset(transport: Transport) -> None:
     transport.abort()
 
 
-def guarded_ws(sockets: Sockets) -> type[WebSocketsSansIOProtocol]:
-    """uvicorn's WebSocket protocol with the cap, the send buffer and resets."""
+def _trim_now(sockets: Sockets) -> None:
+    sockets.closed = 0
+    # The closed sockets' objects hold one another (protocol, task, connection): with
+    # the server's rare collections (``pitch serve``'s gc threshold) and nothing else
+    # allocating, they would wait for the next burst of work.
+    gc.collect()
+    trim()
+
+
+def guarded_ws(
+    sockets: Sockets, release: Callable[[str | None, Transport], None] | None = None
+) -> type[WebSocketsSansIOProtocol]:
+    """uvicorn's WebSocket protocol with the cap, the send buffer and resets;
+    ``release`` is told of each closed connection (``guard.ConnectionLimits``, which
+    otherwise kept the closed ones, and all they hold, until their address came back)."""
 
     class GuardedWs(WebSocketsSansIOProtocol):
         _counted = False
@@ -121,6 +162,11 @@ def guarded_ws(sockets: Sockets) -> type[WebSocketsSansIOProtocol]:
             if self._counted:
                 self._counted = False
                 sockets.open -= 1
+                sockets.closed += 1
+                if sockets.closed == TRIM_AFTER:  # once the burst is over
+                    self.loop.call_later(5.0, _trim_now, sockets)
+            if release is not None:
+                release(self.client[0] if self.client else None, self.transport)
             super().connection_lost(exc)
 
         def handle_connect(self, event: Request) -> None:
