@@ -277,3 +277,16 @@ def test_a_client_that_never_reads_is_reset_and_the_table_goes_on(make_server: A
         while raw.recv(65536):
             pass
     raw.close()
+
+
+def test_the_socket_cap_is_what_the_limit_leaves_after_the_reserve() -> None:
+    from pitch.server.sockets import request_reserve, socket_cap
+
+    # 64 for the process, 12 for the database, 4 a bot worker, 1024 // 16 for requests.
+    assert request_reserve(1024) == 64
+    assert socket_cap(1024, 2) == 1024 - 64 - 12 - 8 - 64
+    assert socket_cap(1024, 2, 100) == 100
+    with pytest.raises(ValueError, match="PITCH_MAX_SOCKETS"):
+        socket_cap(1024, 2, 1000)
+    with pytest.raises(ValueError, match="no room for sockets"):
+        socket_cap(100, 2)
