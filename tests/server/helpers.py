@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -52,9 +53,12 @@ class ServerProcess:
         env: dict[str, str] | None = None,
         log: Path,
         args: tuple[str, ...] = (),
+        nofile: tuple[int, int] | None = None,
     ) -> None:
         self.db_url = db_url
         self.args = args
+        self.nofile = nofile
+        """The server's (soft, hard) limit on open files, if not this process's."""
         self.port = free_port()
         self.env = {**os.environ, **FAST_LIMITS, **(env or {})}
         self.log = log
@@ -75,6 +79,7 @@ class ServerProcess:
             stdout=out,
             stderr=subprocess.STDOUT,
             env=self.env,
+            preexec_fn=self._limit if self.nofile else None,
         )
         deadline = time.monotonic() + margin(180)  # slow on a busy shared CPU
         while time.monotonic() < deadline:
@@ -87,6 +92,10 @@ class ServerProcess:
                 pass
             time.sleep(0.1)
         raise RuntimeError("server did not start")
+
+    def _limit(self) -> None:
+        assert self.nofile is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, self.nofile)
 
     def workers(self) -> list[int]:
         """The pids of the server's bot worker processes (its spawned children)."""

@@ -85,6 +85,7 @@ def serve(
     from pitch.server.guard import ConnectionLimits, guarded_http
     from pitch.server.protocol import MAX_MESSAGE_BYTES
     from pitch.server.settings import SettingsError
+    from pitch.server.sockets import guarded_ws, raise_nofile, request_reserve, socket_cap
     from pitch.store import InstanceTaken
 
     rules = rules_from_options(4, False, 7, None, rule)
@@ -95,6 +96,17 @@ def serve(
     except SettingsError as e:
         typer.echo(f"pitch serve: {e}", err=True)
         raise typer.Exit(2) from None
+    # The soft limit a shell or a service manager hands down (often 1024) is far below
+    # what a server of sockets needs, and nothing but us raises it.
+    before, nofile = raise_nofile()
+    try:
+        sockets = socket_cap(nofile, settings.bot_workers, settings.max_sockets)
+    except ValueError as e:
+        typer.echo(f"pitch serve: {e}", err=True)
+        raise typer.Exit(2) from None
+    settings = dataclasses.replace(settings, max_sockets=sockets)
+    raised = f"raised from {before} to {nofile}" if nofile > before else f"{nofile}"
+    typer.echo(f"pitch serve: open files {raised}; at most {sockets} sockets", err=True)
     if instance is not None:
         settings = dataclasses.replace(settings, instance=instance)
     if forwarded_allow_ips is not None:
@@ -141,6 +153,10 @@ def serve(
             # The app reads X-Forwarded-For itself (``guard.ForwardedFor``, from
             # --forwarded-allow-ips only): uvicorn's own would believe 127.0.0.1's.
             proxy_headers=False,
+            ws=guarded_ws(app.state.service.sockets, limits.release),
+            # Past the sockets and the reserve for requests every request is a 503,
+            # long before the process runs out of descriptors.
+            limit_concurrency=sockets + request_reserve(nofile),
             timeout_keep_alive=5,
             # SIGTERM: sockets are closed and the last requests get this long.
             timeout_graceful_shutdown=3,

@@ -10,7 +10,7 @@ import json
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from fastapi import WebSocket
 
@@ -43,6 +43,14 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class Wire(Protocol):
+    """The connection under a socket (``pitch.server.sockets.guarded_ws``)."""
+
+    def unsent(self) -> int: ...
+
+    def reset(self, why: str) -> None: ...
+
+
 class Conn:
     """One WebSocket. Sends go through a bounded queue and a writer task, so a slow
     client never holds up a broadcast; one that falls too far behind is dropped.
@@ -52,9 +60,25 @@ class Conn:
     costs a third as much."""
 
     def __init__(
-        self, ws: WebSocket, *, rate: float, burst: int, queue: int, client: str = ""
+        self,
+        ws: WebSocket,
+        *,
+        rate: float,
+        burst: int,
+        queue: int,
+        client: str = "",
+        wire: Wire | None = None,
+        max_unsent: int = 128 * 1024,
+        slow_seconds: float = 10.0,
     ) -> None:
         self.ws = ws
+        self.wire = wire
+        """Where the socket's unsent bytes are seen (``None`` under a test client)."""
+        self._max_unsent = max_unsent
+        self._slow_seconds = slow_seconds
+        self._behind_since: float | None = None
+        self._queued = 0
+        """Characters in the queue (the messages are ASCII JSON: bytes)."""
         self.client = client
         """The client address the per-client limits count (``routes.deps.Client``)."""
         self.opened: str | None = None
@@ -85,11 +109,38 @@ class Conn:
         if self.closed:
             return
         if len(self._queue) >= self._limit:
-            self.overflowed = True
-            self.close()
+            self.cut(f"{len(self._queue)} messages queued")
+            return
+        if self.wire is not None and self._too_slow():
             return
         self._queue.append(text)
+        self._queued += len(text)
         self._notify()
+
+    def _too_slow(self) -> bool:
+        """Whether the client has left more than ``max_unsent`` bytes unread for
+        ``slow_seconds`` (then it is cut). The kernel's buffers hide a client that
+        reads nothing until they are full, so the count starts there."""
+        assert self.wire is not None
+        unsent = self.wire.unsent() + self._queued
+        if unsent <= self._max_unsent:
+            self._behind_since = None
+            return False
+        now = time.monotonic()
+        if self._behind_since is None:
+            self._behind_since = now
+        elif now - self._behind_since >= self._slow_seconds:
+            self.cut(f"{unsent} bytes unread for {now - self._behind_since:.0f} s")
+            return True
+        return False
+
+    def cut(self, why: str) -> None:
+        """Drop a client that reads too slowly: what is queued is never sent, and the
+        connection is reset (a close frame would wait behind what it did not read)."""
+        self.overflowed = True
+        self.close()
+        if self.wire is not None:
+            self.wire.reset(f"table {self.opened}: {why}")
 
     def _notify(self) -> None:
         w = self._wake
@@ -111,7 +162,9 @@ class Conn:
         try:
             while True:
                 while q and not self.overflowed:
-                    await self.ws.send_text(q.popleft())
+                    text = q.popleft()
+                    self._queued -= len(text)
+                    await self.ws.send_text(text)
                 if self.closed:
                     break
                 self._wake = loop.create_future()
@@ -181,6 +234,8 @@ class LiveTable:
     turn_deadline: float | None = None
     """Wall-clock time the turn timer runs out (for clients), or ``None``."""
     idle_since: float = field(default_factory=time.monotonic)
+    changed: float = field(default_factory=time.monotonic)
+    """Monotonic time of the last state sent (a spectator is idle only while it stays)."""
     rematch: str | None = None
     """The table of this finished game's rematch, once a player asked for one."""
     chat_buckets: dict[str, TokenBucket] = field(default_factory=dict)

@@ -47,6 +47,7 @@ def check_turn(t: LiveTable, seat: int, seq: int | None) -> dict[str, object] | 
 def broadcast(t: LiveTable) -> None:
     """Send everyone at the table its ``state`` as of now: each seat its own view,
     spectators the public one."""
+    t.changed = time.monotonic()
     texts = state_texts(t)
     for i, s in enumerate(t.seats):
         if s.conns:

@@ -27,6 +27,7 @@ from pitch.server.quickplay import QuickSeats
 from pitch.server.scheduler import Scheduler
 from pitch.server.seats import SeatClaims
 from pitch.server.settings import Settings
+from pitch.server.sockets import Sockets
 from pitch.store import Database, InstanceLease, TableRepo
 
 __all__ = ["ServiceError", "TableService"]
@@ -66,6 +67,8 @@ class TableService:
         self.play = Play(self)
         self.scheduler = Scheduler(self)
         self.conns = Connections(self)
+        self.sockets = Sockets(settings.max_sockets)
+        """The WebSockets of this process (``pitch serve`` counts them)."""
 
     async def run_db(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
         loop = asyncio.get_running_loop()

@@ -46,6 +46,9 @@ LIMITS: dict[str, tuple[float, float, str | None]] = {
     "lease_seconds": (1, 3600, "PITCH_LEASE_SECONDS"),
     "ws_ping_seconds": (0.1, 3600, "PITCH_WS_PING"),
     "idle_evict_seconds": (1, 86_400, None),
+    "max_sockets": (0, 10_000_000, "PITCH_MAX_SOCKETS"),
+    "spectator_idle_seconds": (1, 604_800, "PITCH_SPECTATOR_IDLE"),
+    "slow_reader_seconds": (0.1, 3600, "PITCH_SLOW_READER_SECONDS"),
 }
 
 
@@ -177,6 +180,16 @@ class Settings:
     an idle socket's server is alive (its read timeout must be longer)."""
     idle_evict_seconds: float = 600.0
     """Tables with no one connected (and no bot to move) leave memory after this long."""
+    max_sockets: int = field(default_factory=lambda: _env("max_sockets", 0))
+    """WebSockets this process holds at once (0: as many as its open-files limit
+    leaves room for, ``pitch.server.sockets``); ``pitch serve`` refuses more than that."""
+    spectator_idle_seconds: float = field(
+        default_factory=lambda: _env("spectator_idle_seconds", 900.0)
+    )
+    """A spectator's socket is closed once neither its client sent anything nor its
+    table changed for this long (a forgotten tab; one that still watches reconnects)."""
+    slow_reader_seconds: float = field(default_factory=lambda: _env("slow_reader_seconds", 10.0))
+    """A socket with more unsent bytes than ``sockets.MAX_UNSENT`` for this long is cut."""
 
     def __post_init__(self) -> None:
         types = {f.name: f.type for f in fields(self)}

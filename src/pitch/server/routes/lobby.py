@@ -64,5 +64,6 @@ async def health(svc: Service) -> JSONResponse:
         "lease": lease,
         "appended": svc.repo.writer.appended,
         "bot_workers": {"ready": svc.bots.ready(), "wanted": svc.bots.workers},
+        "sockets": svc.sockets.public(),
     }
     return JSONResponse(body, status_code=200 if lease["held"] else 503)

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import time
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from pitch.server.errors import ServiceError
-from pitch.server.live import Conn
+from pitch.server.live import Conn, LiveTable
 from pitch.server.protocol import Auth, Spectate, error, parse_client_message
 from pitch.server.routes.deps import Client, Limit, ReadLimit, Service
 from pitch.server.service import TableService
+from pitch.server.sockets import MAX_UNSENT, WIRE
 
 router = APIRouter()
 
@@ -52,6 +55,9 @@ async def _serve(ws: WebSocket, table_id: str, svc: TableService, who: str, read
         burst=settings.ws_burst,
         queue=settings.send_queue,
         client=who,
+        wire=ws.scope.get("extensions", {}).get(WIRE),
+        max_unsent=MAX_UNSENT,
+        slow_seconds=settings.slow_reader_seconds,
     )
     writer = asyncio.create_task(conn.writer())
     try:
@@ -62,6 +68,11 @@ async def _serve(ws: WebSocket, table_id: str, svc: TableService, who: str, read
                     msg = await asyncio.wait_for(ws.receive(), settings.auth_timeout)
                 except TimeoutError:
                     break
+            elif conn.spectator and conn.waiting is None:
+                watched = await _watch(ws, t, settings.spectator_idle_seconds)
+                if watched is None:
+                    break  # a forgotten spectator: its descriptor is worth more
+                msg = watched
             else:
                 msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
@@ -96,6 +107,20 @@ async def _serve(ws: WebSocket, table_id: str, svc: TableService, who: str, read
         svc.conns.leave(t, conn)
         conn.close()
         await writer
+
+
+async def _watch(ws: WebSocket, t: LiveTable, idle: float) -> dict[str, Any] | None:
+    """A spectator's next message, or ``None`` once neither it sent anything nor its
+    table changed for ``idle`` seconds (someone watching a game in play is never idle)."""
+    heard = time.monotonic()
+    while True:
+        quiet = time.monotonic() - max(heard, t.changed)
+        if quiet >= idle:
+            return None
+        try:
+            return dict(await asyncio.wait_for(ws.receive(), idle - quiet))
+        except TimeoutError:
+            pass
 
 
 def _not_found(e: ServiceError) -> tuple[dict[str, object], int]:
