@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 
 from tests.cluster.helpers import ClusterProcess
+from tests.support.timing import margin
 
 LIMIT = 20
 """Requests at once per address here (PITCH_MAX_CONNECTIONS_PER_CLIENT; 256 by default)."""
@@ -122,7 +123,7 @@ def _check(c: ClusterProcess, run_dir: Path) -> None:
 
     t = threading.Thread(target=trickle, daemon=True)
     t.start()
-    deadline = time.monotonic() + 30  # generous: before the limits none is ever answered
+    deadline = time.monotonic() + margin(30)  # generous: before the limits none is ever answered
     while len(answered) < FLOOD - LIMIT and time.monotonic() < deadline:
         readable, _, _ = select.select([s for s in socks if s not in answered], [], [], 0.2)
         for s in readable:
