@@ -152,6 +152,8 @@ async def run(a: argparse.Namespace, base: str) -> dict[str, Any]:
         "flood_moves_meanwhile": sum(moves.values()) - flood_before,
         "clients_waiting_max": max(waiting) if waiting else None,
         "load_avg": [round(x, 2) for x in os.getloadavg()],
+        "table": table,
+        "delays_s": [round(d, 2) for d in delays],
     }
 
 
@@ -204,6 +206,15 @@ def main() -> int:
             print("server did not start", file=sys.stderr)
             return 1
         res = asyncio.run(run(a, base))
+        text = (Path(tmp) / "server.log").read_text(errors="replace")
+        table = res.pop("table")
+        # The heuristic played for the unrelated bot (it waited or thought past the
+        # bound), and workers ended for overrunning (under a loaded CPU).
+        res["unrelated_fallbacks"] = text.count(
+            f"the heuristic played for bot {a.bot} at table {table}"
+        )
+        res["no_worker_free"] = text.count("no bot worker was free")
+        res["workers_ended"] = text.count("its worker was ended")
     finally:
         srv.send_signal(signal.SIGTERM)
         try:

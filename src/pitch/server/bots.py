@@ -29,7 +29,7 @@ from typing import Any
 
 from pitch.bots.explain import Advice
 from pitch.bots.heuristic import view_action
-from pitch.bots.options import NETWORK
+from pitch.bots.options import NETWORK, NETWORK_SECONDS
 from pitch.bots.registry import make_bot, parse_bot_spec
 from pitch.engine import PlayerView
 from pitch.server.fairqueue import FairQueue
@@ -140,20 +140,24 @@ class BotPool:
 
     Jobs waiting for a worker queue by client (:class:`FairQueue`): one queue per client
     address for all its tables and hints, and a worker that comes free serves the
-    client, among those waiting, that has had the least worker time. A job names the
-    clients it is for (``keys``: those with its table open; a hint's asker) and waits in
-    the turn of the one of them with the fewest jobs waiting. So clients whose tables
-    ask for long searches back to back hold up another's bots only by the jobs already
-    running, not by all they have queued; and watching or sitting at someone's table
-    does not put that table's work behind one's own."""
+    client, among those waiting, whose worker time would be least once its next job is
+    done (round robin by worker time). A job names the clients it is for (``keys``:
+    those with its table open; a hint's asker) and waits in the turn of the one of them
+    with the fewest jobs waiting. So clients whose tables ask for long searches back to
+    back hold up another's bots only by the jobs already running, not by all they have
+    queued; and watching or sitting at someone's table does not put that table's work
+    behind one's own."""
 
     def __init__(self, workers: int, timeout: float) -> None:
         self.workers = max(1, workers)
         self.timeout = timeout
         self._all: list[_Worker] = []
         self._idle: deque[_Worker] = deque()
-        self._wanted: FairQueue[asyncio.Future[_Worker]] = FairQueue(time.monotonic)
-        """Callers waiting for a worker, by client."""
+        self._wanted: FairQueue[asyncio.Future[_Worker]] = FairQueue(
+            time.monotonic, slack=NETWORK_SECONDS
+        )
+        """Callers waiting for a worker, by client: one that comes back after a pause
+        may be one search (the longest a network bot thinks) behind the others."""
         self._jobs = 0
         self._closed = False
         self._ctx = multiprocessing.get_context("spawn")
@@ -256,13 +260,12 @@ class BotPool:
     async def _acquire(self, keys: Sequence[str]) -> _Worker:
         if not self._all:
             self.warm()
-        while self._idle and not self._wanted:
-            w = self._idle.popleft()
-            if w in self._all:
-                self._serve(w, min(keys, key=self._wanted.used, default=""))
-                return w
         f: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
         key = self._wanted.push(keys, f)
+        while self._idle and self._wanted:  # a free worker takes the fair turn (this one
+            w = self._idle.popleft()  # unless others wait)
+            if w in self._all:
+                self._release(w)
         try:
             return await asyncio.wait_for(f, self.timeout)
         except TimeoutError:

@@ -8,7 +8,9 @@ When every key's jobs cost the same this is round robin; a key whose jobs are ra
 cheap goes ahead of the backlog of keys that run long searches back to back, so twenty
 addresses flooding the pool hold up a twenty-first only by the jobs already running.
 Time is charged as it is used, and a key that comes back with work after a pause
-starts level with the keys being served: idle time is not saved up as credit.
+starts at most ``slack`` (one long search) behind the keys being served: idle time is
+not saved up as credit beyond that, and that little is what lets a table whose bot
+moves now and then go ahead of searches that are queued back to back.
 """
 
 from __future__ import annotations
@@ -23,12 +25,17 @@ T = TypeVar("T")
 class FairQueue(Generic[T]):
     """Waiting items by key; :meth:`pop` picks the next one fairly. ``start`` and
     ``finish`` bracket the work an item was given, so that its time counts to its key.
-    ``clock`` is seconds (monotonic); ``remember`` bounds the idle keys whose time is
-    kept (an address that comes back after being forgotten starts level, as it would
-    anyway once the others' time passes its own)."""
+    ``clock`` is seconds (monotonic); ``slack`` is the most worker time a key that
+    comes back may be behind the level (and what a key never seen is expected to
+    take); ``remember`` bounds the idle keys whose time is kept (one that comes back
+    after being forgotten starts at the floor, as it would anyway once the others'
+    time passes its own)."""
 
-    def __init__(self, clock: Callable[[], float], remember: int = 4096) -> None:
+    def __init__(
+        self, clock: Callable[[], float], slack: float = 2.0, remember: int = 4096
+    ) -> None:
         self._clock = clock
+        self._slack = slack
         self._remember = remember
         self._queues: dict[str, deque[T]] = {}
         self._used: dict[str, float] = {}
@@ -38,7 +45,8 @@ class FairQueue(Generic[T]):
         self._cost: dict[str, float] = {}
         """What each key's jobs have been taking (a moving average of worker seconds)."""
         self._level = 0.0
-        """The time of the key served last: where a key that comes back starts."""
+        """The time of the key served last; a key that comes back starts no lower than
+        ``slack`` below it."""
 
     def __len__(self) -> int:
         return sum(len(q) for q in self._queues.values())
@@ -58,10 +66,11 @@ class FairQueue(Generic[T]):
 
     def used(self, key: str, now: float | None = None) -> float:
         """``key``'s worker time so far, running work included; an idle key's is at
-        least the level (no credit for time away)."""
-        base = self._used.get(key, self._level)
+        least ``slack`` below the level (no more credit for time away)."""
+        floor = self._level - self._slack
+        base = self._used.get(key, floor)
         if self._idle(key):
-            return max(base, self._level)
+            return max(base, floor)
         n, starts = self._running.get(key, (0, 0.0))
         if n:
             base += n * (self._clock() if now is None else now) - starts
@@ -70,13 +79,13 @@ class FairQueue(Generic[T]):
     def _turn(self, key: str, now: float) -> tuple[float, int, int]:
         """When ``key``'s next job would end on the time scale (its jobs under way
         counted at no less than they have been taking), then how many it has running and
-        waiting: the least goes first. A key never seen is expected to be quick: its
-        first job goes early, once."""
-        cost = self._cost.get(key, 0.0)
+        waiting: the least goes first. A key never seen is expected to take ``slack``
+        (a long search), so it goes no sooner than a returning key that runs them."""
+        cost = self._cost.get(key, self._slack)
         n = self._running.get(key, (0, 0.0))[0]
         done = self.used(key, now)
         if n:
-            done = max(done, self._used.get(key, self._level) + n * cost)
+            done = max(done, self._used.get(key, self._level - self._slack) + n * cost)
         return (done + cost, n, self.waiting(key))
 
     def push(self, keys: Sequence[str], item: T) -> str:
@@ -87,7 +96,7 @@ class FairQueue(Generic[T]):
         now = self._clock()
         key = min(keys, key=lambda k: (self.waiting(k), self._turn(k, now)), default="")
         if self._idle(key):
-            self._used[key] = self.used(key, now)  # level with the keys being served
+            self._used[key] = self.used(key, now)  # no further behind than the slack
         self._queues.setdefault(key, deque()).append(item)
         return key
 
@@ -131,7 +140,7 @@ class FairQueue(Generic[T]):
         if n > 1:
             self._running[key] = (n - 1, starts - started)
         took = max(0.0, self._clock() - started)
-        self._used[key] = self._used.get(key, self._level) + took
+        self._used[key] = self._used.get(key, self._level - self._slack) + took
         # A moving average: one quick move (a single legal card) does not make a
         # client's searches look cheap.
         self._cost[key] = (self._cost.get(key, took) + took) / 2
@@ -141,7 +150,8 @@ class FairQueue(Generic[T]):
     def _forget(self) -> None:
         # Idle keys at or below the level lose nothing (they would start there); then
         # the longest known, if there are still too many.
-        for k in [k for k, u in self._used.items() if self._idle(k) and u <= self._level]:
+        floor = self._level - self._slack
+        for k in [k for k, u in self._used.items() if self._idle(k) and u <= floor]:
             del self._used[k]
             self._cost.pop(k, None)
         for k in [k for k in self._used if self._idle(k)][: len(self._used) - self._remember]:
