@@ -152,3 +152,12 @@ def test_idle_clients_are_forgotten_past_the_bound() -> None:
         q.finish(key, started)
     assert len(q._used) <= 10 and len(q._cost) <= 10
     assert list(q.drain()) == []
+
+
+def test_clients_whose_jobs_are_all_cancelled_are_forgotten_too() -> None:
+    clock = Clock()
+    q: FairQueue[str] = FairQueue(clock, remember=10)
+    for i in range(100):
+        q.push([f"k{i}"], "job")
+        q.remove(f"k{i}", "job")
+    assert len(q._used) <= 11

@@ -90,13 +90,15 @@ class FairQueue(Generic[T]):
 
     def push(self, keys: Sequence[str], item: T) -> str:
         """Queue ``item`` for one of ``keys`` (the clients it is for): in the turn that
-        comes soonest, the one with the fewest items waiting, then the least time
-        used (so a client watching someone's table does not put that table's work
-        behind its own). Returns the key it waits under ("" for none)."""
+        comes soonest: the one with the fewest items waiting, then the soonest turn
+        (so a client watching someone's table does not put that table's work behind
+        its own). Returns the key it waits under ("" for none)."""
         now = self._clock()
         key = min(keys, key=lambda k: (self.waiting(k), self._turn(k, now)), default="")
         if self._idle(key):
             self._used[key] = self.used(key, now)  # no further behind than the slack
+            if len(self._used) > self._remember:
+                self._forget()
         self._queues.setdefault(key, deque()).append(item)
         return key
 
@@ -148,7 +150,7 @@ class FairQueue(Generic[T]):
             self._forget()
 
     def _forget(self) -> None:
-        # Idle keys at or below the level lose nothing (they would start there); then
+        # Idle keys at or below the floor lose nothing (they would start there); then
         # the longest known, if there are still too many.
         floor = self._level - self._slack
         for k in [k for k, u in self._used.items() if self._idle(k) and u <= floor]:
