@@ -136,8 +136,9 @@ def test_a_client_with_many_long_jobs_does_not_hold_up_the_others() -> None:
 
 def test_a_job_for_several_clients_waits_in_the_turn_that_comes_soonest() -> None:
     # b1 runs after a0 (b had not been served) while a1 and a2 wait. Then a job for b's
-    # table, which a watches too: a was served less recently than b, but has two jobs
-    # waiting, so it waits in b's turn, not behind a's.
+    # table, which a watches too: a has two jobs waiting, so it waits in b's turn, not
+    # behind a's. (a and b have then had a search each: which of a1 and b2 goes first
+    # is a tie on worker time.)
     steps: list[Step] = [
         (0, ["a"], SLOW, "a0"),
         (0.2, ["a"], SLOW, "a1"),
@@ -145,4 +146,56 @@ def test_a_job_for_several_clients_waits_in_the_turn_that_comes_soonest() -> Non
         (0, ["b"], SLOW, "b1"),
         (1.2, ["a", "b"], "random", "b2"),
     ]
-    assert asyncio.run(_finish_order(steps)) == ["a0", "b1", "a1", "b2", "a2"]
+    done = asyncio.run(_finish_order(steps))
+    assert done[:2] == ["a0", "b1"] and done[4] == "a2", done
+
+
+async def _flood_then_unrelated() -> tuple[list[str], dict[str, int]]:
+    """Three clients queue two searches each (one worker); an unrelated client asks
+    for a quick move once the first two have had a turn, and again as soon as that
+    one is answered. The jobs' names in the order they finished, and what still waits
+    once the unfinished are cancelled."""
+    pool = BotPool(1, 30.0)
+    try:
+        await _ready(pool)
+        view = _view()
+        done: list[str] = []
+
+        async def job(key: str, spec: str, name: str) -> None:
+            await pool.run(spec, view, keys=[key])
+            done.append(name)
+
+        flood = [
+            asyncio.create_task(job(key, SLOW, f"{key}.{i}"))
+            for key in ("f1", "f2", "f3")
+            for i in range(2)
+        ]
+        await _first(done, "f2.0")
+        await job("u", "random", "u0")  # f3 was running: u0 waited for it alone
+        await job("u", "random", "u1")  # one flooder's second search runs meanwhile
+        for t in flood:
+            t.cancel()
+        await asyncio.gather(*flood, return_exceptions=True)
+        return done, pool.waiting()  # while the worker is still at a cancelled search
+    finally:
+        pool.close()
+
+
+async def _first(done: list[str], name: str) -> None:
+    deadline = time.monotonic() + 120
+    while name not in done:
+        assert time.monotonic() < deadline, done
+        await asyncio.sleep(0.01)
+
+
+def test_an_unrelated_client_goes_before_the_flooders_backlog() -> None:
+    """Each flooder has had a turn and has a search waiting; the unrelated client's
+    second job, asked while one of them runs, is served next, not after all of them
+    (serving the client served least recently made it wait for the other two). Its
+    first job too waited only for the one running. Cancelled jobs leave the queue at
+    once."""
+    done, waiting = asyncio.run(_flood_then_unrelated())
+    assert done[:3] == ["f1.0", "f2.0", "f3.0"], done
+    assert done[3] == "u0", done
+    assert done[5] == "u1", done  # after the one second search that was running
+    assert waiting == {"jobs": 0, "clients": 0}

@@ -29,9 +29,10 @@ from typing import Any
 
 from pitch.bots.explain import Advice
 from pitch.bots.heuristic import view_action
-from pitch.bots.options import NETWORK
+from pitch.bots.options import NETWORK, NETWORK_SECONDS
 from pitch.bots.registry import make_bot, parse_bot_spec
 from pitch.engine import PlayerView
+from pitch.server.fairqueue import FairQueue
 
 log = logging.getLogger("pitch.server")
 
@@ -124,6 +125,9 @@ class _Worker:
     waiter: asyncio.Future[tuple[str, Any]] | None = None
     expiry: asyncio.TimerHandle | None = None
     """Set while the worker finishes a job nobody waits for (see :meth:`BotPool.run`)."""
+    key: str | None = None
+    """The client whose work it does (its time counts to that client's turn)."""
+    since: float = 0.0
 
 
 class BotFailure(Exception):
@@ -134,24 +138,26 @@ class BotPool:
     """``workers`` processes; a job may run ``timeout`` seconds and wait as long for a
     worker, after which it fails (and a running one is killed).
 
-    Jobs waiting for a worker queue by client, and a worker that comes free goes to the
-    waiting client served least recently. A job names the clients it is for (``keys``:
+    Jobs waiting for a worker queue by client (:class:`FairQueue`): one queue per client
+    address for all its tables and hints, and a worker that comes free serves the
+    client, among those waiting, whose worker time would be least once its next job is
+    done (round robin by worker time). A job names the clients it is for (``keys``:
     those with its table open; a hint's asker) and waits in the turn of the one of them
-    with the fewest jobs waiting (then served least recently). So one client whose
-    tables ask for long searches holds up others' bots only by the jobs already
-    running, not by all it has queued; and watching or sitting at someone's table does
-    not put that table's work behind one's own."""
+    with the fewest jobs waiting. So clients whose tables ask for long searches back to
+    back hold up another's bots only by the jobs already running, not by all they have
+    queued; and watching or sitting at someone's table does not put that table's work
+    behind one's own."""
 
     def __init__(self, workers: int, timeout: float) -> None:
         self.workers = max(1, workers)
         self.timeout = timeout
         self._all: list[_Worker] = []
         self._idle: deque[_Worker] = deque()
-        self._wanted: dict[str, deque[asyncio.Future[_Worker]]] = {}
-        """Callers waiting for a worker, by client."""
-        self._served: dict[str, int] = {}
-        """When each client last got a worker (a count of hand-outs): least recent first."""
-        self._handouts = 0
+        self._wanted: FairQueue[asyncio.Future[_Worker]] = FairQueue(
+            time.monotonic, slack=NETWORK_SECONDS
+        )
+        """Callers waiting for a worker, by client: one that comes back after a pause
+        may be one search (the longest a network bot thinks) behind the others."""
         self._jobs = 0
         self._closed = False
         self._ctx = multiprocessing.get_context("spawn")
@@ -195,28 +201,23 @@ class BotPool:
         if w.expiry is not None:
             w.expiry.cancel()
         w.job, w.waiter, w.expiry = None, None, None
-        while self._wanted:
-            key = min(self._wanted, key=lambda k: self._served.get(k, -1))
-            queue = self._wanted[key]
-            f = queue.popleft()
-            if not queue:
-                del self._wanted[key]
-            if not f.done():  # else its caller gave up waiting
-                self._serve(key)
+        self._charge(w)
+        while (turn := self._wanted.pop()) is not None:
+            key, f = turn
+            if not f.done():  # else its caller gave up waiting (and is taking it back)
+                self._serve(w, key)
                 f.set_result(w)
                 return
         self._idle.append(w)
 
-    def _wait_order(self, key: str) -> tuple[int, int]:
-        queue = self._wanted.get(key)
-        return (len(queue) if queue else 0, self._served.get(key, -1))
+    def _serve(self, w: _Worker, key: str) -> None:
+        w.key, w.since = key, self._wanted.start(key)
 
-    def _serve(self, key: str) -> None:
-        self._handouts += 1
-        self._served.pop(key, None)
-        self._served[key] = self._handouts
-        if len(self._served) > 4096:  # the oldest first: they would come first anyway
-            self._served.pop(next(iter(self._served)))
+    def _charge(self, w: _Worker) -> None:
+        """The worker's time since it was handed out counts to its client's turn."""
+        if w.key is not None:
+            self._wanted.finish(w.key, w.since)
+            w.key = None
 
     def _lost(self, w: _Worker, why: str) -> None:
         """End ``w`` (killed if still running) and start a replacement."""
@@ -231,6 +232,7 @@ class BotPool:
             w.waiter.set_exception(BotFailure(why))
         if w.expiry is not None:
             w.expiry.cancel()
+        self._charge(w)
         _kill(w)
         if not self._closed:
             self._spawn()
@@ -256,26 +258,25 @@ class BotPool:
             self._lost(w, "an abandoned job ran past its bound")
 
     async def _acquire(self, keys: Sequence[str]) -> _Worker:
-        # The turn that comes soonest: a client with nothing waiting, else the one served
-        # least recently (so a client that watches a table cannot queue its work behind
-        # its own).
-        key = min(keys, key=self._wait_order, default="")
         if not self._all:
             self.warm()
-        while self._idle:
-            w = self._idle.popleft()
-            if w in self._all:
-                self._serve(key)
-                return w
         f: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
-        self._wanted.setdefault(key, deque()).append(f)
+        key = self._wanted.push(keys, f)
+        while self._idle and self._wanted:  # a free worker takes the fair turn (this one
+            w = self._idle.popleft()  # unless others wait)
+            if w in self._all:
+                self._release(w)
         try:
             return await asyncio.wait_for(f, self.timeout)
         except TimeoutError:
+            self._wanted.remove(key, f)
             if f.done() and not f.cancelled():  # handed over as the time ran out (3.12+)
                 self._release(f.result())
             raise BotFailure(f"no bot worker was free within {self.timeout:g} s") from None
         except asyncio.CancelledError:
+            # The turn was replanned (a human acted, the table was let go) or the hint's
+            # asker left: the job leaves the queue now, not when its turn comes.
+            self._wanted.remove(key, f)
             if f.done() and not f.cancelled():
                 self._release(f.result())  # it was handed over just as we gave up
             raise
@@ -345,11 +346,9 @@ class BotPool:
     def close(self) -> None:
         """End every worker now (a running search is not waited for)."""
         self._closed = True
-        for queue in self._wanted.values():
-            for f in queue:
-                if not f.done():
-                    f.cancel()
-        self._wanted.clear()
+        for f in self._wanted.drain():
+            if not f.done():
+                f.cancel()
         for w in list(self._all):
             with contextlib.suppress(Exception):
                 asyncio.get_running_loop().remove_reader(w.conn.fileno())
@@ -362,6 +361,10 @@ class BotPool:
     def ready(self) -> int:
         """Workers started and warmed up."""
         return sum(w.ready for w in self._all)
+
+    def waiting(self) -> dict[str, int]:
+        """Jobs waiting for a worker, and the clients they wait for (``/api/health``)."""
+        return {"jobs": len(self._wanted), "clients": self._wanted.keys_waiting()}
 
 
 def _kill(w: _Worker) -> None:

@@ -63,7 +63,11 @@ async def health(svc: Service) -> JSONResponse:
         "cached": len(svc.cache),
         "lease": lease,
         "appended": svc.repo.writer.appended,
-        "bot_workers": {"ready": svc.bots.ready(), "wanted": svc.bots.workers},
+        "bot_workers": {
+            "ready": svc.bots.ready(),
+            "wanted": svc.bots.workers,
+            "waiting": svc.bots.waiting(),
+        },
         "sockets": svc.sockets.public(),
     }
     return JSONResponse(body, status_code=200 if lease["held"] else 503)
