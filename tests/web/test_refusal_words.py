@@ -105,6 +105,8 @@ def test_a_refused_chat_line_is_a_sentence(browser: Any, server_url: str, lang: 
         page.fill("#chat-text", text)
         page.press("#chat-text", "Enter")
         expect(toast).to_have_text(cat[msgid])
+        if text == ZALGO:
+            shots(page, f"refused-chat-{lang}")
         page.evaluate("() => document.getElementById('toast').classList.remove('show')")
     expect(page.locator("#chat-log li")).to_have_count(0)  # nothing was said
     assert page.evaluate("() => [...window.pitchI18n.missing]") == []
