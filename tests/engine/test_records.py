@@ -413,3 +413,22 @@ def test_json_coercions_are_not_accepted(where: tuple[Any, ...], value: str) -> 
         "int": lambda: int(old),
     }[value]()
     assert verify_record(rec) is not None
+
+
+def test_a_refused_card_names_its_seat_and_reason_as_data() -> None:
+    """A card the seat does not hold: the problem carries the seat (from 0) and the
+    engine's refusal, for a front end to word (the replay viewer, issue 44)."""
+    rec = copy.deepcopy(next(r for r in records() if r["hands"][0]["tricks"]))
+    h = rec["hands"][0]
+    leader = h["tricks"][0]["leader"]
+    other = h["deal"][(leader + 1) % len(h["deal"])][0]
+    h["tricks"][0]["cards"][0] = other
+    problem = verify_record(rec)
+    assert problem is not None and problem.seat == leader
+    assert problem.refusal is not None and problem.refusal.rule == problem.rule == "R4.2"
+    assert problem.refusal.key == "{card} is not in your hand"
+    assert card_str(problem.refusal.args["card"]) == other
+    # A format problem has neither.
+    del rec["hands"][0]["dealer"]
+    problem = verify_record(rec)
+    assert problem is not None and problem.seat is None and problem.refusal is None

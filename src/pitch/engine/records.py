@@ -16,6 +16,7 @@ from typing import IO, Any
 from pitch.engine.actions import BID_BASE
 from pitch.engine.cards import SUITS, card_str, cards_of, parse_card
 from pitch.engine.errors import CardParseError, IllegalActionError, PitchError, RecordError
+from pitch.engine.refusals import Refusal
 from pitch.engine.rules import Rules
 from pitch.engine.scoring import HandResult
 from pitch.engine.state import BID, DEAL, OVER, GameState, HandRecord
@@ -139,6 +140,10 @@ class Problem:
     trick: int | None
     rule: str
     message: str
+    seat: int | None = None
+    """The seat whose bid or card the rules refuse (from 0), where that is the problem."""
+    refusal: Refusal | None = None
+    """That refusal as data, for a front end to word in its reader's language."""
 
     def __str__(self) -> str:
         where = []
@@ -153,6 +158,15 @@ class Problem:
 class _Bad(Exception):
     def __init__(self, rule: str, message: str, trick: int | None = None) -> None:
         self.rule, self.message, self.trick = rule, message, trick
+        self.seat: int | None = None
+        self.refusal: Refusal | None = None
+
+    @classmethod
+    def illegal(cls, e: IllegalActionError, trick: int | None = None) -> _Bad:
+        """A bid or card the rules refuse: the engine's words, and its seat and reason."""
+        bad = cls(e.rule, str(e), trick)
+        bad.seat, bad.refusal = e.seat, e.refusal
+        return bad
 
 
 def verify_record(record: object) -> Problem | None:
@@ -192,7 +206,7 @@ def replay_record(record: object) -> GameState:
                 raise _Bad("R6.2", f"side {state.winner} had already won; no hand may follow")
             state = _replay_hand(rules, state, h)
         except _Bad as b:
-            raise _VerifyError(Problem(i, b.trick, b.rule, b.message)) from None
+            raise _VerifyError(Problem(i, b.trick, b.rule, b.message, b.seat, b.refusal)) from None
     winner = state.winner if state is not None else None
     if not _same(record["winner"], winner):
         who = "nobody yet (the game is unfinished)" if winner is None else f"side {winner}"
@@ -304,7 +318,7 @@ def _replay_hand(rules: Rules, prev: GameState | None, h: object) -> GameState:
         try:
             state.apply(BID_BASE + bid)
         except IllegalActionError as e:
-            raise _Bad(e.rule, str(e)) from None
+            raise _Bad.illegal(e) from None
     if state.phase == BID:
         raise _Bad("R3.1", f"the auction is unfinished: seat {state.to_act} has not bid")
 
@@ -351,7 +365,7 @@ def _replay_hand(rules: Rules, prev: GameState | None, h: object) -> GameState:
             try:
                 state.apply(c)
             except IllegalActionError as e:
-                raise _Bad(e.rule, str(e), ti) from None
+                raise _Bad.illegal(e, ti) from None
             first_card = ti == 0 and not state.tricks and len(state.trick) == 1
             if first_card and trump != SUITS[state.trump]:
                 raise _Bad(

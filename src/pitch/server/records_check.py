@@ -14,7 +14,7 @@ from typing import Any
 from pitch.engine import game_record, replay_record
 from pitch.engine.errors import RecordError
 from pitch.server.text import one_line
-from pitch.server.view_json import game_end_json
+from pitch.server.view_json import game_end_json, refusal_json
 
 MAX_GAMES = 100
 """Games one request may hold (a long session's file; a replay takes about 0.15 ms a
@@ -72,14 +72,18 @@ def check_records(records: list[Any]) -> tuple[list[dict[str, Any]], list[dict[s
             good.append(checked_record(r))
         except RecordError as e:
             p = getattr(e, "problem", None)
-            bad.append(
-                {
-                    "game": i,
-                    "hand": getattr(p, "hand", None),
-                    "trick": getattr(p, "trick", None),
-                    "rule": getattr(p, "rule", "format"),
-                    # The engine's words alone: game, hand, trick and rule are fields.
-                    "message": p.message if p is not None else str(e),
-                }
-            )
+            problem: dict[str, Any] = {
+                "game": i,
+                "hand": getattr(p, "hand", None),
+                "trick": getattr(p, "trick", None),
+                "rule": getattr(p, "rule", "format"),
+                # The engine's words alone: game, hand, trick and rule are fields.
+                "message": p.message if p is not None else str(e),
+            }
+            if p is not None and p.refusal is not None and p.seat is not None:
+                # A refused bid or card, as data: the viewer words it (seats from 1,
+                # card names) in its reader's language.
+                problem["seat"] = p.seat
+                problem["refusal"] = refusal_json(p.refusal)
+            bad.append(problem)
     return good, bad

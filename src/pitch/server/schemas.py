@@ -235,6 +235,10 @@ class RecordProblem(BaseModel):
     trick: int | None
     rule: str
     message: str
+    seat: int | None = None
+    """The seat (from 0) whose bid or card the rules refuse, where that is the problem."""
+    refusal: dict[str, Any] | None = None
+    """That refusal as data (``{rule, key, args}``, as a ``state``'s ``refusals``)."""
 
 
 class RecordsChecked(BaseModel):

@@ -78,6 +78,11 @@ export function serverText(msgid, params) {
   return t(msgid, params);
 }
 
+/** Does the catalog hold this msgid (a key a server sent is worded only where it does)? */
+export function hasMessage(msgid) {
+  return typeof catalog[msgid] === "string" && catalog[msgid] !== "";
+}
+
 /** Initial language: the saved choice, else the browser's. */
 export function initialLanguage() {
   return settings.get("lang") || browserLanguage();

@@ -27,6 +27,26 @@ let form = {
 };
 
 /** Level names (translated) for levels and bot specs: see levels.js. */
+/** A table id as the server makes them (pitch.server.lifecycle: ten characters of this
+ *  alphabet, no 0/o, 1/l/i; tests/web/test_refusal_words.py keeps the two the same). */
+const TABLE_ID = /^[23456789abcdefghjkmnpqrstuvwxyz]{10}$/;
+
+/** The table an invite is for: a bare id, or a link to this site's /t/ID (another
+ *  site's link, or any other text, is none: the field never opens a page it names). */
+export function inviteId(value) {
+  const text = String(value).trim();
+  if (TABLE_ID.test(text)) return text;
+  let url;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.origin !== location.origin) return null;
+  const m = url.pathname.match(/^\/t\/([^/]+)\/?$/);
+  return m && TABLE_ID.test(m[1]) ? m[1] : null;
+}
+
 export { levelName };
 
 /** The level bot seats and the stand-in start at: the second listed (club), or the only one. */
@@ -178,13 +198,12 @@ function draw() {
       class: "panel",
       onsubmit: (e) => {
         e.preventDefault();
-        const text = e.target.elements.invite.value.trim();
-        const m = text.match(/(?:\/t\/)?([a-z0-9]+)\/?$/);
-        if (!m) {
+        const id = inviteId(e.target.elements.invite.value);
+        if (!id) {
           toast(t("That is not an invite link."), "error");
           return;
         }
-        window.pitchNavigate(`/t/${m[1]}`);
+        window.pitchNavigate(`/t/${id}`);
       },
     },
     h("h2", {}, t("Join a table")),

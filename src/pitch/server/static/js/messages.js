@@ -28,13 +28,47 @@ export function serverError(code, extra = {}) {
   if (extra.refusal) return refusalText(extra.refusal);
   const text = knownError(code, extra);
   if (text) return text;
-  if (/^R\d/.test(code)) return t("That move breaks rule {rule}.", { rule: code });
-  return t("Something went wrong ({code}).", { code: extra.code || code });
+  if (/^R[1-6]\.[1-9]$/.test(code)) return t("That move breaks rule {rule}.", { rule: code });
+  return unknownError(code);
+}
+
+const PLAIN_CODE = /^[a-z_]{1,40}$/;
+
+/** A code this client has no words for: said generically, the code only where it is a
+ *  plain word (a hostile or broken answer's text never reaches the page). */
+function unknownError(code) {
+  const shown = typeof code === "number" || PLAIN_CODE.test(code) ? code : "?";
+  return t("Something went wrong ({code}).", { code: shown });
+}
+
+/** Why a name or a chat line breaks the text rule (`reason`: pitch.server.text.REASONS). */
+function textRefused(what, extra) {
+  const limit = Number.isInteger(extra.limit) ? extra.limit : null;
+  const name = what === "name";
+  switch (extra.reason) {
+    case "empty":
+      return name ? t("Please enter your name.") : t("The message is empty.");
+    case "too_long":
+      return name
+        ? t("A name may be at most {n} characters long.", { n: limit ?? 32 })
+        : t("A chat message may be at most {n} characters long.", { n: limit ?? 200 });
+    case "invisible":
+      return name
+        ? t("A name may not hold invisible or text-direction characters.")
+        : t("A chat message may not hold invisible or text-direction characters.");
+    case "marks":
+      return name ? t("A name may not stack so many accents on one letter.") : t("A chat message may not stack so many accents on one letter.");
+    case "mixed_script":
+      return t("A name may not mix two alphabets in one word (such as Latin and Cyrillic letters).");
+    default:
+      return name ? t("That name cannot be used; choose another.") : t("That chat message cannot be sent.");
+  }
 }
 
 /** The words for an error code this client knows (a socket's or the HTTP API's), else null. */
 function knownError(code, extra) {
-  const seat = { n: (extra.seat ?? 0) + 1 };
+  const seat = { n: (Number.isInteger(extra.seat) ? extra.seat : 0) + 1 };
+  const notUnderstood = t("The server did not understand the request; reload the page and try again.");
   const known = {
     not_your_turn: t("It is not your turn."),
     stale: t("The game moved on before your move arrived; look again."),
@@ -62,15 +96,36 @@ function knownError(code, extra) {
     too_many_requests: t("Too many requests: wait a minute and try again."),
     too_many_open: t("You have too many unfinished tables from the last day (at most {n}): finish or leave some first, under My tables in the lobby.", { n: extra.limit ?? "?" }),
     server_full: t("The server is full; try again later."),
+    bad_name: code === "bad_name" ? textRefused("name", extra) : null,
+    bad_chat: code === "bad_chat" ? textRefused("chat", extra) : null,
+    chat_off: t("This table does not take that kind of chat."),
+    chat_full: t("This table's chat is full."),
+    bad_rules: t("These table rules cannot be played; change them and try again."),
+    no_human: t("A table needs at least one seat for a person."),
+    other_site: t("The request came from another site's page, so it was refused."),
+    too_slow: t("The request took too long to arrive; try again."),
+    hint_failed: t("No hint could be worked out in time; try again."),
+    // A request or message the server could not read: the client sent it, so a reload
+    // (a newer client) is what may help. FastAPI's own 422 is `bad_request`.
+    bad_request: notUnderstood,
+    no_route: notUnderstood,
+    not_json: notUnderstood,
+    too_large: notUnderstood,
+    bad_json: notUnderstood,
+    bad_message: notUnderstood,
+    unknown_type: notUnderstood,
+    not_authenticated: notUnderstood,
+    already_authenticated: notUnderstood,
   };
   return Object.hasOwn(known, code) ? known[code] : null;
 }
 
 /** A refused HTTP request (api.ApiError) in the reader's language: its `code` where this
- *  client knows it (by the status where the answer had no body), else the server's
- *  English `detail`; a request that got no answer at all says so. */
+ *  client knows it (by the status where the answer had no code), else a generic sentence
+ *  with the status. The answer's `detail` (English, or FastAPI's list of fields) is never
+ *  shown; a request that got no answer at all says so. */
 export function apiError(e) {
   if (typeof e?.status !== "number") return t("The server could not be reached; try again.");
-  const code = e.code || { 404: "no_table", 429: "too_many_requests", 503: "server_busy" }[e.status];
-  return (code && knownError(code, e.body)) || e.message || String(e.status);
+  const code = e.code || { 404: "no_table", 422: "bad_request", 429: "too_many_requests", 503: "server_busy" }[e.status];
+  return (code && knownError(code, e.body || {})) || unknownError(PLAIN_CODE.test(code) ? code : e.status);
 }

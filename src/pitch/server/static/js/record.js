@@ -8,6 +8,7 @@
 // copies only those, so a field the viewer does not expect never reaches the page.
 
 import { isCard, isSuit } from "./cards.js";
+import { hasMessage } from "./i18n.js";
 import { numSides, seatsOfSide } from "./rules.js";
 
 /** A file that is not game records; `key` names what is wrong (for the message). */
@@ -108,7 +109,25 @@ function checkProblem(p) {
     trick: isIndex(p.trick, 100) ? p.trick : null,
     rule,
     message,
+    ...checkRefusal(p),
   };
+}
+
+/** A refused bid or card the server sent as data ({seat, refusal: {rule, key, args}}),
+ *  kept only where every part is one the viewer can word: the key a message the
+ *  catalog has (else its text would show as sent), the arguments plain numbers, suit
+ *  letters or card codes. */
+function checkRefusal(p) {
+  const r = p.refusal;
+  if (!isIndex(p.seat, 7) || !isObject(r) || !isObject(r.args) || typeof r.key !== "string") return {};
+  if (typeof r.rule !== "string" || !/^R[1-6]\.[1-9]$/.test(r.rule) || !hasMessage(r.key)) return {};
+  const args = {};
+  for (const [k, v] of Object.entries(r.args)) {
+    const ok = k === "card" ? isCard(v) : k === "suit" || k === "trump" ? isSuit(v) : /^[a-z_]{1,20}$/.test(k) && isInt(v);
+    if (!ok) return {};
+    args[k] = v;
+  }
+  return { seat: p.seat, refusal: { rule: r.rule, key: r.key, args } };
 }
 
 /** Is this problem the breaking of a numbered rule ("R4.1"), not a format error? */

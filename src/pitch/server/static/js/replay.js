@@ -7,7 +7,7 @@ import { clear, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { icon } from "./icons.js";
 import { levelName } from "./levels.js";
-import { apiError, withRuleLinks } from "./messages.js";
+import { apiError, refusalText, withRuleLinks } from "./messages.js";
 import { finishedTables, statusText, when, who } from "./mytables.js";
 import { framesOf, isRule, MAX_GAMES, parseRecords, RecordError, verifyRecords, VerifyError } from "./record.js";
 import * as settings from "./settings.js";
@@ -87,6 +87,9 @@ function problemText(p) {
   const hand = p.hand === null ? null : p.hand + 1;
   const trick = p.trick === null ? null : p.trick + 1;
   const where = hand === null ? null : trick === null ? t("Hand {hand}.", { hand }) : t("Hand {hand}, trick {trick}.", { hand, trick });
+  // A refused bid or card in the reader's words (seats from 1, card names); any other
+  // problem in the checker's English, which names the file's own values.
+  if (p.refusal) return { text: [head, where].filter(Boolean).join(" "), detail: null, why: t("Seat {n}: {reason}", { n: p.seat + 1, reason: refusalText(p.refusal) }) };
   return { text: [head, where].filter(Boolean).join(" "), detail: p.message || null };
 }
 
@@ -230,7 +233,12 @@ function draw() {
   root.append(h("h1", {}, t("Replay")), loader());
   if (checking) root.append(h("p", { class: "record-status", role: "status" }, t("Checking the record…")));
   if (refusal) {
-    const detail = refusal.detail ? [h("br"), h("span", { class: "problem-detail muted" }, t("Details:"), " ", h("span", { lang: "en" }, refusal.detail))] : [];
+    // The engine's English detail is marked as English; a refused bid or card is worded here.
+    const detail = refusal.why
+      ? [h("br"), h("span", { class: "problem-detail muted" }, withRuleLinks(refusal.why))]
+      : refusal.detail
+        ? [h("br"), h("span", { class: "problem-detail muted" }, t("Details:"), " ", h("span", { lang: "en" }, refusal.detail))]
+        : [];
     root.append(h("p", { class: "record-problem", role: "alert" }, withRuleLinks(refusal.text), ...detail));
   }
   if (!game) {
