@@ -9,6 +9,7 @@ import random
 import resource
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -221,3 +222,13 @@ def verify_with_cli(rec: dict[str, Any], tmp: Path) -> None:
     )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "1 good, 0 bad" in r.stdout
+
+
+def age_tables(db: Path, minutes: int) -> None:
+    """Every table of the SQLite store ``db`` stood still ``minutes`` longer, as if
+    nobody had played it since (what the limits read is the store's ``updated_at``)."""
+    with sqlite3.connect(db) as con:
+        con.execute(
+            "UPDATE tables SET updated_at = strftime('%Y-%m-%d %H:%M:%f', updated_at, ?)",
+            (f"-{minutes} minutes",),
+        )

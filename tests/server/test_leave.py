@@ -13,7 +13,14 @@ from typing import Any
 import httpx
 import websockets
 
-from tests.server.helpers import Player, ServerProcess, claim, create_table, verify_with_cli
+from tests.server.helpers import (
+    Player,
+    ServerProcess,
+    age_tables,
+    claim,
+    create_table,
+    verify_with_cli,
+)
 from tests.support.tables import ws_url
 
 
@@ -192,5 +199,50 @@ def test_tables_left_stop_counting_to_the_limit(tmp_path: Path) -> None:
         create_table(base)
         assert httpx.post(base + "/api/tables", json={}, timeout=10).status_code == 429
         assert third["status"] == "waiting" and _mine(base, friend)[0]["status"] == "waiting"
+    finally:
+        srv.stop()
+
+
+def test_quick_play_tables_walked_away_from_stop_counting(tmp_path: Path) -> None:
+    """Issue 44 item 8: quick-play tables their player walked away from (no leave, the
+    page closed) locked the address out for a day. One nobody has played for ten
+    minutes waits for nobody and stops counting; a table with friends' seats waits
+    and counts on; and all of an address's unfinished tables stay bounded."""
+    db = tmp_path / "pitch.db"
+    srv = ServerProcess(
+        f"sqlite:///{db}",
+        log=tmp_path / "server.log",
+        env={"PITCH_MAX_TABLES_PER_CLIENT": "2", "PITCH_TABLES_PER_MINUTE": "1000"},
+    )
+    srv.start()
+    try:
+        base = srv.base
+
+        def quick(players: int) -> httpx.Response:
+            body = {"rules": {"players": players}, "level": "club"}
+            r = httpx.post(f"{base}/api/quickplay", json=body, timeout=20)
+            if r.status_code != 200:
+                return r
+            t = r.json()["table"]
+            return httpx.post(f"{base}/api/tables/{t}/quickseat", json={"name": "Ann"}, timeout=20)
+
+        assert quick(2).status_code == 200
+        assert quick(3).status_code == 200
+        assert quick(4).status_code == 429  # both still played (just now): they count
+        age_tables(db, 11)
+        assert quick(4).status_code == 200  # the two walked away from wait for nobody
+        friends = create_table(base, {"rules": {"players": 2}})  # waits for a friend
+        claim(base, friends["id"], 0, "Ann")
+        assert quick(5).status_code == 429
+        age_tables(db, 11)
+        assert quick(5).status_code == 200  # the friends' table counts on, alone
+        assert httpx.post(base + "/api/tables", json={}, timeout=10).status_code == 429
+        # Still bounded: four times the limit, counting the tables walked away from.
+        for players in (6, 7, 2):
+            age_tables(db, 11)
+            assert quick(players).status_code == 200
+        age_tables(db, 11)
+        r = quick(3)
+        assert r.status_code == 429 and r.json()["code"] == "too_many_open", r.text
     finally:
         srv.stop()

@@ -16,7 +16,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.server.helpers import ServerProcess, choose, verify_with_cli
+from tests.server.helpers import Player, ServerProcess, age_tables, choose, verify_with_cli
 from tests.server.inprocess import app_client, in_process_settings
 from tests.support.databases import db_url
 from tests.support.tables import ws_url
@@ -246,3 +246,61 @@ def test_a_stranger_whose_name_is_taken_at_the_table_gets_a_number(quick_server:
     seats = httpx.get(f"{base}/api/tables/{table}").json()["seats"]
     names = [seats[g["seat"]]["arriving"] or seats[g["seat"]]["name"] for g in got]
     assert names == ["AL 2", "al 3", long, "x" * 30 + " 2"]
+
+
+def test_a_quick_play_rematch_does_not_wait_for_the_stranger(quick_server: str) -> None:
+    """Issue 44 item 2: the rematch of a quick-play game starts at once, a bot in the
+    seat of the stranger who has not asked for it (open to quick play); the stranger
+    who asks later takes the seat back from its bot."""
+    base = quick_server
+    rules = {"players": 2, "target": 1}  # one hand ends the game
+    ann = _quick(base, "Ann", rules=rules).json()
+    t = ann["table"]
+    # Nobody has the table open yet, so nothing is bid: Bob's seat is his at once.
+    bob = _quick(base, "Bob", rules=rules).json()
+    assert bob["table"] == t and bob["seat"] == 1 and bob["waiting"] is False
+
+    async def both() -> None:
+        await asyncio.gather(
+            Player(base, t, ann["token"], seed=1).play(),
+            Player(base, t, bob["token"], seed=2).play(),
+        )
+
+    asyncio.run(both())
+    assert httpx.get(f"{base}/api/tables/{t}").json()["status"] == "over"
+    again = httpx.post(f"{base}/api/tables/{t}/rematch", json={"token": ann["token"]})
+    assert again.status_code == 200, again.text
+    new = again.json()
+    assert new["seat"] == 0
+    info = httpx.get(f"{base}/api/tables/{new['table']}").json()
+    assert info["status"] == "playing", info  # not "waiting for a friend"
+    assert info["options"]["quick"] is True
+    s1 = info["seats"][1]
+    assert s1["kind"] == "bot" and s1["open"] is True
+    # Bob asks too: his own seat, back from its bot.
+    late = httpx.post(f"{base}/api/tables/{t}/rematch", json={"token": bob["token"]})
+    assert late.status_code == 200, late.text
+    assert late.json()["table"] == new["table"] and late.json()["seat"] == 1
+    s1 = httpx.get(f"{base}/api/tables/{new['table']}").json()["seats"][1]
+    assert s1["open"] is False and "Bob" in (s1["name"], s1["arriving"])
+
+
+def test_play_now_does_not_seat_a_newcomer_in_a_game_nobody_is_at(tmp_path: Path) -> None:
+    """Issue 44 item 12: a quick-play game its player walked away from stands still (a
+    table nobody has open does not move); a newcomer sent there sat beside an away
+    player. One that stored nothing for longer than a turn's time is not offered: the
+    newcomer gets a fresh table. One still played is."""
+    db = tmp_path / "pitch.db"
+    srv = ServerProcess(f"sqlite:///{db}", log=tmp_path / "server.log")
+    srv.start()
+    try:
+        base = srv.base
+        ann = _quick(srv.base, "Ann").json()
+        age_tables(db, 3)  # Ann walked away three minutes ago: nothing moved since
+        bob = _quick(base, "Bob").json()
+        assert bob["table"] != ann["table"] and bob["seat"] == 0, bob
+        # A table played just now (Bob's, which he just sat down at) is offered.
+        cy = _quick(base, "Cy").json()
+        assert cy["table"] == bob["table"] and cy["seat"] == 1, cy
+    finally:
+        srv.stop()

@@ -89,7 +89,7 @@ def test_events_round_trip_and_stale_writes_fail(db: Database) -> None:
     assert repo.games_of("ann") == []
     assert [g.table_id for g in repo.games_with_tokens([("t1", "h" * 64)])] == ["t1"]
     assert repo.games_with_tokens([("t1", "e" * 64), ("t2", "h" * 64)]) == []
-    assert repo.open_tables_of("c") == 1
+    assert repo.open_tables_of("c") == (1, 1)
 
 
 def test_a_writer_that_may_not_wait_gives_way_to_a_held_write_lock(tmp_path: Path) -> None:

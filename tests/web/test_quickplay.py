@@ -10,7 +10,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.support.timing import margin_ms
-from tests.web.conftest import PHONE, new_page, shot
+from tests.web.conftest import PHONE, new_page, seat_in, shot, shots
 from tests.web.test_play import MY_TURN, _state, _take_turn
 
 WAITING = "() => window.pitchTable?.waiting !== null && window.pitchTable?.waiting !== undefined"
@@ -74,4 +74,20 @@ def test_quick_play_two_strangers_one_table(browser: Any, server_url: str) -> No
     expect(bob.locator("#hand .card")).not_to_have_count(0)
     expect(ann.locator(f'.seat[data-seat="{seat}"]')).to_contain_text("Боб")
     shot(bob, "table-quick-seated-phone-ru")
-    assert ann.js_errors == [] and bob.js_errors == []
+    # He sat down in a game under way: told so, and that the bot's score is his now
+    # (issue 44 item 12), for the hand he starts with.
+    expect(bob.locator("#notices .took-over")).to_have_text(
+        f"Вы заняли место {seat + 1} бота в идущей игре: его очки переходят к вам."
+    )
+    shots(bob, "table-quick-took-over-ru")
+    token = bob.evaluate("t => localStorage.getItem('pitch.token.' + t)", table)
+    bob_en = new_page(browser)  # the same seat, in English
+    seat_in(bob_en, table, seat, token)
+    bob_en.goto(f"{server_url}/t/{table}")
+    expect(bob_en.locator("#notices .took-over")).to_have_text(
+        f"You took over seat {seat + 1} from a bot in a game in progress: "
+        "its score comes with the seat."
+    )
+    shots(bob_en, "table-quick-took-over-en")
+    expect(ann.locator("#notices .took-over")).to_have_count(0)  # only the newcomer's
+    assert ann.js_errors == [] and bob.js_errors == [] and bob_en.js_errors == []

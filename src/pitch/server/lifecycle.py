@@ -38,6 +38,13 @@ def new_table_id() -> str:
     return "".join(secrets.choice(_ALPHABET) for _ in range(10))
 
 
+ALL_TABLES_FACTOR = 4
+"""An address's unfinished tables of the last day, those that wait for nobody (the
+quick-play tables it walked away from) included, are capped at this many times
+``max_open_tables_per_client``: a newcomer retrying quick play, or a school behind one
+address, gets on, and a stranger still cannot store tables without bound."""
+
+
 def build_rules(req: CreateTable, defaults: Rules) -> Rules:
     """A new table's rules: the server's ``defaults`` (``pitch serve --rule``), then what
     the request's preset changes from the seed rules, then the request's own rules."""
@@ -59,6 +66,26 @@ def build_rules(req: CreateTable, defaults: Rules) -> Rules:
         raise ServiceError(422, str(e), "bad_rules") from None
     except TypeError as e:
         raise ServiceError(422, f"bad rules: {e}", "bad_rules") from None
+
+
+def rematch_seats(old: LiveTable, asker: int) -> list[Seat]:
+    """The seat plan of ``old``'s rematch, made by the player at seat ``asker``.
+
+    At a quick-play table the players are strangers who may never ask: only the
+    asker's seat waits for a person, the other players' are bots again (the bot a
+    seat was taken over from, else the table's stand-in), open to quick play as at
+    any quick-play table, and each player who asks later takes theirs back from its
+    bot. Else nobody waited for ever for a stranger who had gone. Elsewhere the plan
+    is the same (a seat a stranger took over from a bot is simply a human's now)."""
+    if not old.options.quick:
+        return [Seat.fresh(s.kind, s.bot) for s in old.seats]
+    stand_in = old.options.substitute or "random"
+    return [
+        Seat.fresh("human", None)
+        if i == asker
+        else Seat.fresh("bot", (s.bot or stand_in) if s.kind == "human" else s.bot)
+        for i, s in enumerate(old.seats)
+    ]
 
 
 class Lifecycle:
@@ -200,11 +227,13 @@ class Lifecycle:
         return await self._new_table(rules, options, seats, first_dealer, creator)
 
     async def _may_create(self, creator: str) -> None:
-        """Refuse ``creator`` a new table while it has its most unfinished ones."""
+        """Refuse ``creator`` a new table while it has its most unfinished ones that
+        wait for it; or, counting the quick-play tables it walked away from too,
+        :data:`ALL_TABLES_FACTOR` times as many (a bound on what one address stores)."""
         svc = self.svc
-        n_open = await svc.run_db(svc.repo.open_tables_of, creator)
+        n_open, n_all = await svc.run_db(svc.repo.open_tables_of, creator)
         limit = svc.settings.max_open_tables_per_client
-        if n_open >= limit:
+        if n_open >= limit or n_all >= limit * ALL_TABLES_FACTOR:
             raise ServiceError(
                 429,
                 f"you have {n_open} unfinished tables from the last day; finish or leave "
@@ -283,8 +312,7 @@ class Lifecycle:
                 charge()
                 self.make_room(evict=False)
                 await self._may_create(creator)
-                # A seat a stranger took over from a quick-play bot is simply theirs now.
-                seats = [Seat.fresh(s.kind, s.bot) for s in old.seats]
+                seats = rematch_seats(old, seat)
                 dealer = (old.first_dealer + 1) % old.rules.players
                 try:
                     new = await self._new_table(
@@ -300,6 +328,13 @@ class Lifecycle:
                     broadcast(old)  # the others see the rematch offered
             new_id = old.rematch
             name = old.seats[seat].name or f"Player {seat + 1}"
+        if old.options.quick:
+            # Their seat is a bot's there (``rematch_seats``): taken over as in quick
+            # play, or another open one if a stranger was quicker.
+            new = await self.find(new_id, live=True)
+            if new.seats[seat].kind == "bot":
+                got, token, _ = await svc.quick.seat(new_id, name, prefer=seat)
+                return new_id, got, token
         return new_id, seat, await svc.seats.claim(new_id, seat, name)
 
     # ------------------------------------------------------------ finding tables

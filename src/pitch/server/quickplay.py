@@ -85,10 +85,13 @@ class QuickSeats:
         )
         return t.id
 
-    async def seat(self, table_id: str, name: str) -> tuple[int, str, bool]:
+    async def seat(
+        self, table_id: str, name: str, *, prefer: int | None = None
+    ) -> tuple[int, str, bool]:
         """Seat ``name`` at a quick-play table: its free human seat (a table quick play
-        just made), else the first open bot seat. Answer: seat, token, and whether a bot
-        plays it until the hand in play ends."""
+        just made), else open bot seat ``prefer`` (a player's own seat at a rematch)
+        if it is open, else the first open bot seat. Answer: seat, token, and whether
+        a bot plays it until the hand in play ends."""
         svc = self.service
         t = await svc.lifecycle.find(table_id, live=True)
         if not t.options.quick:
@@ -98,7 +101,8 @@ class QuickSeats:
             return free, await svc.seats.claim(table_id, free, name, renumber=True), False
         name = checked_name(name)
         async with t.lock:
-            seat = next((i for i, s in enumerate(t.seats) if is_open(t, s)), None)
+            open_seats = [i for i, s in enumerate(t.seats) if is_open(t, s)]
+            seat = prefer if prefer in open_seats else next(iter(open_seats), None)
             if seat is None or t.status != "playing":
                 raise ServiceError(409, "no open seat at this table", "no_open_seat")
             # A stranger did not choose the table: a name taken there gets a number.

@@ -19,11 +19,17 @@ from sqlalchemy import ColumnElement, func, select, update
 
 from pitch.store.db import Database
 from pitch.store.models import SeatModel, TableModel
-from pitch.store.repo import TableRepo
+from pitch.store.repo import QUICK_ACTIVE, TableRepo
 from pitch.store.writer import StaleWrite
 
-ACTIVE = timedelta(minutes=10)
-"""A table that stored nothing for this long is not offered to strangers."""
+ACTIVE = QUICK_ACTIVE
+"""A table that stored nothing for this long no longer counts as its maker's."""
+OFFERED = timedelta(seconds=150)
+"""A table that stored nothing for this long is not offered to strangers. While anyone
+has a quick-play table open it stores a move at least every turn (its turn timer,
+``quickplay.TURN_SECONDS``, 60 s); one that stood still longer is a game nobody is at
+(its player walked away, and a table nobody has open does not move): a newcomer sent
+there sat in a stranger's abandoned game, beside an away player."""
 
 
 class OpenSeats:
@@ -36,7 +42,7 @@ class OpenSeats:
     ) -> list[str]:
         """Ids of active quick-play tables with these rules and an open seat held by
         ``bot``, the ones with the most people first (fewest open seats)."""
-        since = datetime.now(UTC) - ACTIVE
+        since = datetime.now(UTC) - OFFERED
         with self.db.sessions() as s:
             # Count open seats per table first: PostgreSQL cannot group by JSON columns.
             counts = s.execute(

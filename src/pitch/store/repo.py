@@ -75,6 +75,16 @@ LEFT = "left:"
 """Prefix of a table's ``creator`` once the creator has left it (:meth:`TableRepo.leave`)."""
 
 
+QUICK_ACTIVE = timedelta(minutes=10)
+"""A quick-play table that stored nothing for this long is not offered to strangers,
+and no longer counts as waiting for its maker (:meth:`TableRepo.open_tables_of`)."""
+
+
+def _aware(t: datetime) -> datetime:
+    """SQLite hands back naive datetimes (stored in UTC)."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -138,18 +148,32 @@ class TableRepo:
             raise RuntimeError("the database has no client key: run its migrations")
         return bytes.fromhex(value)
 
-    def open_tables_of(self, creator: str, *, within: timedelta = timedelta(days=1)) -> int:
+    def open_tables_of(
+        self, creator: str, *, within: timedelta = timedelta(days=1)
+    ) -> tuple[int, int]:
         """How many unfinished tables ``creator`` has that moved ``within`` the last
-        day (abandoned ones stop counting, so nobody is locked out for good). Tables
-        the creator left (:meth:`leave`) are no longer theirs: their ``creator`` reads
-        ``left:<creator>``, which never equals a client's key."""
+        day (abandoned ones stop counting, so nobody is locked out for good): those
+        that still wait for them, and all of them. Tables the creator left
+        (:meth:`leave`) are no longer theirs: their ``creator`` reads
+        ``left:<creator>``, which never equals a client's key. A quick-play table
+        nobody played for :data:`QUICK_ACTIVE` waits for nobody: it has a stand-in,
+        strangers are not sent to it any more, and it stood still since its player
+        went away (a table nobody has open does not move); it counts only to all."""
+        now = _now()
         with self.db.sessions() as s:
-            q = select(func.count()).where(
-                TableModel.creator == creator,
-                TableModel.status != "over",
-                TableModel.updated_at >= _now() - within,
-            )
-            return int(s.scalar(q) or 0)
+            rows = s.execute(
+                select(TableModel.options, TableModel.updated_at).where(
+                    TableModel.creator == creator,
+                    TableModel.status != "over",
+                    TableModel.updated_at >= now - within,
+                )
+            ).all()
+        idle = sum(
+            1
+            for options, updated in rows
+            if (options or {}).get("quick") and _aware(updated) < now - QUICK_ACTIVE
+        )
+        return len(rows) - idle, len(rows)
 
     def leave(
         self,

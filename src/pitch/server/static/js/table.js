@@ -255,6 +255,11 @@ function standInText(seat) {
 function notices() {
   const items = [];
   if (S.timerNote) items.push(h("li", { class: "notice timer", dataset: { seat: String(S.timerNote.seat) } }, S.timerNote.text));
+  const mine = S.msg.seats[S.seat];
+  // A newcomer seated in a game under way: the score they start from is the bot's.
+  if (mine?.kind === "human" && mine.since && S.msg.game?.hands_played === mine.since) {
+    items.push(h("li", { class: "notice took-over", dataset: { seat: String(S.seat) } }, t("You took over seat {n} from a bot in a game in progress: its score comes with the seat.", { n: S.seat + 1 })));
+  }
   for (const s of S.msg.seats) {
     if (s.substituted) items.push(h("li", { class: "notice stand-in", dataset: { seat: String(s.seat) } }, standInText(s.seat)));
     if (s.arriving) items.push(h("li", { class: "notice arriving", dataset: { seat: String(s.seat) } }, arrivingText(s)));
