@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import json
 import multiprocessing
 import os
@@ -46,6 +45,10 @@ MAX_NAME = 64
 
 WAITING_PER_WORKER = 4
 """Checks that may wait for a worker, per worker; past them a check is 503 at once."""
+
+IDLE_SECONDS = 60.0
+"""The workers end after this long without a check: each keeps some 55 MiB (its
+imports, and what its largest check left), and most servers check records rarely."""
 
 T = TypeVar("T")
 
@@ -193,20 +196,6 @@ _ANSWER = TypeAdapter(RecordsChecked)
 """What FastAPI writes a returned model with (its ``serialize_json``)."""
 
 
-def _trimmed(job: Callable[[bytes], T], body: bytes) -> T:
-    """``job(body)``, then the memory it freed given back to the system: without it a
-    worker kept the peak of its largest check (glibc keeps freed memory for reuse)."""
-    try:
-        return job(body)
-    finally:
-        _malloc_trim()
-
-
-def _malloc_trim() -> None:
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-
-
 def _watch_parent(parent: int) -> None:
     """A worker whose server died (``kill -9``) leaves within a second."""
 
@@ -225,10 +214,12 @@ class RecordChecks:
     """The worker processes that check records, and who may use them: ``workers``
     checks at once, ``WAITING_PER_WORKER`` times as many waiting for one (past them:
     503 ``server_busy`` at once), and one check at a time per client (429). The
-    processes start with the first check and stay."""
+    processes start with a check and end ``idle_seconds`` after the last one."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, idle_seconds: float = IDLE_SECONDS) -> None:
         self.workers = workers
+        self.idle_seconds = idle_seconds
+        self._idle: asyncio.TimerHandle | None = None
         self.max_waiting = WAITING_PER_WORKER * workers
         self.running = 0
         self.waiting = 0
@@ -246,6 +237,7 @@ class RecordChecks:
             raise ServiceError(429, "a record check of yours is still running; wait for it")
         if self.waiting >= self.max_waiting:
             raise ServiceError(503, "the server is checking as many records as it can; try again")
+        self._keep()
         self._clients.add(client)
         self.waiting += 1
         waiting = True
@@ -262,6 +254,8 @@ class RecordChecks:
             if waiting:
                 self.waiting -= 1
             self._clients.discard(client)
+            if self.running == self.waiting == 0 and self._pool is not None:
+                self._idle = asyncio.get_running_loop().call_later(self.idle_seconds, self.close)
 
     async def run(self, job: Callable[[bytes], T], body: bytes) -> T:
         """``job(body)`` in a worker, within :meth:`turn`. A worker that died (killed,
@@ -273,7 +267,7 @@ class RecordChecks:
                 initializer=_watch_parent,
                 initargs=(os.getpid(),),
             )
-        fut = asyncio.get_running_loop().run_in_executor(self._pool, _trimmed, job, body)
+        fut = asyncio.get_running_loop().run_in_executor(self._pool, job, body)
         try:
             return await asyncio.shield(fut)
         except asyncio.CancelledError:
@@ -286,7 +280,13 @@ class RecordChecks:
             self.close()
             raise ServiceError(503, "a record checker stopped; try again") from None
 
+    def _keep(self) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+
     def close(self) -> None:
+        self._keep()
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
