@@ -22,6 +22,7 @@ from starlette.responses import Response
 
 from pitch.server.errors import ServiceError
 from pitch.server.guard import ForwardedFor, Guard
+from pitch.server.records_check import RecordChecks
 from pitch.server.routes import ROUTERS
 from pitch.server.routes.deps import Limits
 from pitch.server.routes.pages import STATIC
@@ -72,6 +73,7 @@ async def _http_error(req: Request, exc: Exception) -> Response:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     service = TableService(settings)
+    record_checks = RecordChecks(settings.record_check_workers)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -82,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         yield
+        record_checks.close()
         await service.stop()
 
     app = FastAPI(
@@ -99,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         },
     )
     app.state.service = service
+    app.state.record_checks = record_checks
     app.state.limits = Limits.of(settings)
     app.state.client_secret = service.repo.client_secret()
     origins = [*settings.allowed_origins, *([settings.public_url] if settings.public_url else [])]

@@ -31,10 +31,16 @@ HTTP_CODES: dict[str, str] = {
     "game_over": "the game is over",
     "not_quick": "the table is not open to quick play",
     "no_open_seat": "no seat is open at the table",
-    "too_many_requests": "past a per-address rate (tables made, record checks, reads, seats)",
+    "too_many_requests": (
+        "past a per-address rate (tables made, record checks, reads, seats), or the "
+        "address's last record check still runs"
+    ),
     "too_many_open": "the address has as many unfinished tables as it may (`limit`)",
     "server_full": "the server holds as many live tables as it may",
-    "server_busy": "the table is moving to this process, or the database failed; try again",
+    "server_busy": (
+        "the table is moving to this process, the database failed, or the server checks as "
+        "many records as it may; try again"
+    ),
     "other_site": "a change sent from another site's page (`Origin`)",
     "not_json": "a `POST` that is not `Content-Type: application/json`",
     "too_large": "the request body is larger than the server takes",

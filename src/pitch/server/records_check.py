@@ -5,14 +5,35 @@ each one by the rules (:func:`pitch.engine.replay_record`, what ``pitch verify``
 and what comes back is rebuilt by the engine from that replay, so every card, suit and
 number in it is one the engine wrote. Names are the only free text, and they are
 bounded here and shown as text by the client.
+
+A request's whole work happens in a worker process (:class:`RecordChecks`): reading
+the JSON, checking its shape, replaying the games and writing the answer. A 2 MiB body
+holds some 3,600 hands (half a second of replay, and JSON parsing holds the GIL): on
+the event loop, or in a thread beside it, ten of them at once held up every other
+table's moves and reads for over a second, and left the server some 70 MiB larger.
+Here at most ``workers`` run at once, a few more wait, and one address has one at a
+time; the rest are refused at once.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Annotated, Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from pitch.engine import game_record, replay_record
 from pitch.engine.errors import RecordError
+from pitch.server.errors import ServiceError
 from pitch.server.text import one_line
 from pitch.server.view_json import game_end_json, refusal_json
 
@@ -21,6 +42,42 @@ MAX_GAMES = 100
 hand, and the hands a client may have checked are counted too: ``hands_in``)."""
 
 MAX_NAME = 64
+
+WAITING_PER_WORKER = 4
+"""Checks that may wait for a worker, per worker; past them a check is 503 at once."""
+
+IDLE_SECONDS = 60.0
+"""The workers end after this long without a check: each keeps some 55 MiB (its
+imports, and what its largest check left), and most servers check records rarely."""
+
+T = TypeVar("T")
+
+
+class RecordsIn(BaseModel):
+    # As the other request bodies (``schemas._In``), here so that a worker need not
+    # import the bots that ``schemas`` does.
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    records: Annotated[list[Any], Field(min_length=1, max_length=MAX_GAMES)]
+    """Game records as read from a file (the engine's record format)."""
+
+
+class RecordProblem(BaseModel):
+    game: int
+    hand: int | None
+    trick: int | None
+    rule: str
+    message: str
+    seat: int | None = None
+    """The seat (from 0) whose bid or card the rules refuse, where that is the problem."""
+    refusal: dict[str, Any] | None = None
+    """That refusal as data (``{rule, key, args}``, as a ``state``'s ``refusals``)."""
+
+
+class RecordsChecked(BaseModel):
+    records: list[dict[str, Any]]
+    """The records that follow the rules, rebuilt by the engine from its replay."""
+    problems: list[RecordProblem]
+    """Where the others break the rules or the format (the first problem of each)."""
 
 
 def hands_in(records: list[Any]) -> int:
@@ -87,3 +144,157 @@ def check_records(records: list[Any]) -> tuple[list[dict[str, Any]], list[dict[s
                 problem["refusal"] = refusal_json(p.refusal)
             bad.append(problem)
     return good, bad
+
+
+# ------------------------------------------------------------------ in a worker
+
+
+class BodyError(Exception):
+    """A body that is not a :class:`RecordsIn`: ``errors`` as FastAPI's 422 lists them
+    (``loc``, ``msg``, ``type``), or None for one that JSON cannot even read (FastAPI's
+    400 "There was an error parsing the body": nested too deep, not UTF-8)."""
+
+    def __init__(self, errors: list[dict[str, Any]] | None) -> None:
+        super().__init__("invalid body")
+        self.errors = errors
+
+
+def read_body(body: bytes) -> RecordsIn:
+    """``body`` read and checked as FastAPI reads a JSON body for a model, with the
+    same errors: the answers are the ones the route gave when FastAPI read it."""
+    if not body:
+        raise BodyError([{"loc": ["body"], "msg": "Field required", "type": "missing"}])
+    try:
+        data = json.loads(body)
+    except json.JSONDecodeError as e:
+        raise BodyError(
+            [{"loc": ["body", e.pos], "msg": "JSON decode error", "type": "json_invalid"}]
+        ) from None
+    except (ValueError, RecursionError):
+        raise BodyError(None) from None
+    try:
+        return RecordsIn.model_validate(data, from_attributes=True)  # as FastAPI does
+    except ValidationError as e:
+        # Only what the 422 shows (``app._invalid``): not the input, which may be 2 MiB.
+        raise BodyError(
+            [
+                {"loc": ["body", *e_["loc"]], "msg": e_["msg"], "type": e_["type"]}
+                for e_ in e.errors(include_url=False)[:20]
+            ]
+        ) from None
+
+
+def hands_of_body(body: bytes) -> int | BodyError:
+    """What checking ``body`` would cost (:func:`hands_in`), or why it is no request."""
+    try:
+        return hands_in(read_body(body).records)
+    except BodyError as e:
+        return e
+
+
+def answer_body(body: bytes) -> bytes:
+    """The answer to ``body`` (already found valid by :func:`hands_of_body`), as the
+    JSON bytes FastAPI wrote for the :class:`RecordsChecked` the route returned."""
+    good, bad = check_records(read_body(body).records)
+    out = RecordsChecked(records=good, problems=[RecordProblem(**b) for b in bad])
+    return _ANSWER.dump_json(out, by_alias=True)
+
+
+_ANSWER = TypeAdapter(RecordsChecked)
+"""What FastAPI writes a returned model with (its ``serialize_json``)."""
+
+
+def _watch_parent(parent: int) -> None:
+    """A worker whose server died (``kill -9``) leaves within a second."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+# ------------------------------------------------------------------ in the server
+
+
+class RecordChecks:
+    """The worker processes that check records, and who may use them: ``workers``
+    checks at once, ``WAITING_PER_WORKER`` times as many waiting for one (past them:
+    503 ``server_busy`` at once), and one check at a time per client (429). The
+    processes start with a check and end ``idle_seconds`` after the last one."""
+
+    def __init__(self, workers: int, idle_seconds: float = IDLE_SECONDS) -> None:
+        self.workers = workers
+        self.idle_seconds = idle_seconds
+        self._idle: asyncio.TimerHandle | None = None
+        self.max_waiting = WAITING_PER_WORKER * workers
+        self.running = 0
+        self.waiting = 0
+        self._clients: set[str] = set()
+        self._free = asyncio.Semaphore(workers)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def state(self) -> dict[str, int]:
+        return {"running": self.running, "waiting": self.waiting, "workers": self.workers}
+
+    @contextlib.asynccontextmanager
+    async def turn(self, client: str) -> AsyncIterator[None]:
+        """Hold one of the workers for ``client``'s check, after waiting for it."""
+        if client in self._clients:
+            raise ServiceError(429, "a record check of yours is still running; wait for it")
+        if self.waiting >= self.max_waiting:
+            raise ServiceError(503, "the server is checking as many records as it can; try again")
+        self._keep()
+        self._clients.add(client)
+        self.waiting += 1
+        waiting = True
+        try:
+            async with self._free:
+                self.waiting -= 1
+                waiting = False
+                self.running += 1
+                try:
+                    yield
+                finally:
+                    self.running -= 1
+        finally:
+            if waiting:
+                self.waiting -= 1
+            self._clients.discard(client)
+            if self.running == self.waiting == 0 and self._pool is not None:
+                self._idle = asyncio.get_running_loop().call_later(self.idle_seconds, self.close)
+
+    async def run(self, job: Callable[[bytes], T], body: bytes) -> T:
+        """``job(body)`` in a worker, within :meth:`turn`. A worker that died (killed,
+        out of memory) is 503 ``server_busy``, and fresh ones serve the next check."""
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),  # never fork the loop
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
+            )
+        fut = asyncio.get_running_loop().run_in_executor(self._pool, job, body)
+        try:
+            return await asyncio.shield(fut)
+        except asyncio.CancelledError:
+            # The client went away; the job runs on in its worker: keep its place
+            # until it ends, so that no more jobs than workers are ever given out.
+            with contextlib.suppress(BaseException):
+                await fut
+            raise
+        except BrokenProcessPool:
+            self.close()
+            raise ServiceError(503, "a record checker stopped; try again") from None
+
+    def _keep(self) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+
+    def close(self) -> None:
+        self._keep()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

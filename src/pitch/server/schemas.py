@@ -10,7 +10,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pitch.bots.registry import levels, network_spec
 from pitch.engine import RulesError
 from pitch.engine.rules import OPTIONS, check_options
-from pitch.server.records_check import MAX_GAMES
 from pitch.server.text import NAME_INPUT
 
 
@@ -222,30 +221,6 @@ class LeftTable(BaseModel):
     status: Literal["waiting", "playing", "abandoned"]
     """The table's status now; ``abandoned``: no player held a seat any more, so the
     table was deleted (its link answers 404)."""
-
-
-class RecordsIn(_In):
-    records: Annotated[list[Any], Field(min_length=1, max_length=MAX_GAMES)]
-    """Game records as read from a file (the engine's record format)."""
-
-
-class RecordProblem(BaseModel):
-    game: int
-    hand: int | None
-    trick: int | None
-    rule: str
-    message: str
-    seat: int | None = None
-    """The seat (from 0) whose bid or card the rules refuse, where that is the problem."""
-    refusal: dict[str, Any] | None = None
-    """That refusal as data (``{rule, key, args}``, as a ``state``'s ``refusals``)."""
-
-
-class RecordsChecked(BaseModel):
-    records: list[dict[str, Any]]
-    """The records that follow the rules, rebuilt by the engine from its replay."""
-    problems: list[RecordProblem]
-    """Where the others break the rules or the format (the first problem of each)."""
 
 
 class Problem(BaseModel):

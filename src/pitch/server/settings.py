@@ -41,6 +41,7 @@ LIMITS: dict[str, tuple[float, float, str | None]] = {
     "body_seconds": (0.1, 3600, "PITCH_BODY_SECONDS"),
     "record_checks_per_minute": (0.001, 1_000_000, "PITCH_RECORD_CHECKS_PER_MINUTE"),
     "record_hands_per_minute": (100, 1_000_000_000, "PITCH_RECORD_HANDS_PER_MINUTE"),
+    "record_check_workers": (1, 16, "PITCH_RECORD_CHECK_WORKERS"),
     "reads_per_minute": (1, 1_000_000, "PITCH_READS_PER_MINUTE"),
     "seat_changes_per_minute": (1, 1_000_000, "PITCH_SEAT_CHANGES_PER_MINUTE"),
     "lease_seconds": (1, 3600, "PITCH_LEASE_SECONDS"),
@@ -161,6 +162,9 @@ class Settings:
     )
     """Hands those calls may hold together, per client address: a replay costs about
     0.15 ms a hand, and a 2 MiB body can hold 3,000 of them."""
+    record_check_workers: int = field(default_factory=lambda: _env("record_check_workers", 2))
+    """Processes that check records, each one request at a time; four times as many
+    requests may wait for one (``pitch.server.records_check.RecordChecks``)."""
     reads_per_minute: float = field(default_factory=lambda: _env("reads_per_minute", 300.0))
     """Reads of tables and game lists per client address (``GET /api/tables/{id}``,
     its ``/state``, ``/hands`` and ``/record``; the game lists): a table not in memory

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from pitch.bots.registry import ALIASES, BOTS, levels
@@ -52,7 +52,7 @@ async def rule_options(svc: Service) -> list[dict[str, Any]]:
 
 
 @router.get("/api/health")
-async def health(svc: Service) -> JSONResponse:
+async def health(svc: Service, request: Request) -> JSONResponse:
     """Readiness, for a proxy or a supervisor: 503 while this process does not
     hold its lease (it serves no table then; docs/deploy.md)."""
     lease = svc.owners.state()
@@ -69,5 +69,6 @@ async def health(svc: Service) -> JSONResponse:
             "waiting": svc.bots.waiting(),
         },
         "sockets": svc.sockets.public(),
+        "record_checks": request.app.state.record_checks.state(),
     }
     return JSONResponse(body, status_code=200 if lease["held"] else 503)

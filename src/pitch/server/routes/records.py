@@ -2,25 +2,35 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from starlette.exceptions import HTTPException
 
 from pitch.engine import Rules
 from pitch.server.live import hash_token
-from pitch.server.records_check import check_records, hands_in
-from pitch.server.routes.deps import ERRORS, CheckLimit, HandsLimit, ReadLimit, Service, TableId
-from pitch.server.schemas import (
-    GameListItem,
-    MyTables,
-    RecordProblem,
+from pitch.server.records_check import (
+    BodyError,
+    RecordChecks,
     RecordsChecked,
     RecordsIn,
+    answer_body,
+    hands_of_body,
 )
+from pitch.server.routes.deps import (
+    ERRORS,
+    CheckLimit,
+    Client,
+    HandsLimit,
+    ReadLimit,
+    Service,
+    TableId,
+)
+from pitch.server.schemas import GameListItem, MyTables, Problem
 from pitch.server.table_json import finished_record
 from pitch.store import GameSummary
 
@@ -67,16 +77,39 @@ async def record(table_id: TableId, svc: Service, reads: ReadLimit) -> Response:
     )
 
 
-@router.post("/api/records/verify", responses=ERRORS)
-async def verify_records(body: RecordsIn, limit: CheckLimit, hands: HandsLimit) -> RecordsChecked:
+@router.post(
+    "/api/records/verify",
+    responses={**ERRORS, 503: {"model": Problem}},
+    response_model=RecordsChecked,
+    # The body is read in a worker (below), so FastAPI is told its shape for the docs.
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": RecordsIn.model_json_schema()}},
+        }
+    },
+)
+async def verify_records(
+    request: Request, client: Client, limit: CheckLimit, hands: HandsLimit
+) -> Response:
     """Replay game records by the rules, as ``pitch verify`` does. The answer holds
     the records that follow them, rebuilt by the engine (the replay viewer shows
     only these), and the first problem of each that does not. 429 past the calls or
-    the hands a client may have checked in a minute."""
-    limit.take()
-    hands.take(hands_in(body.records))
-    good, bad = await asyncio.to_thread(check_records, body.records)
-    return RecordsChecked(records=good, problems=[RecordProblem(**b) for b in bad])
+    the hands a client may have checked in a minute, or while its last check runs;
+    503 while the server checks as many as it may."""
+    body = await request.body()  # the guard read it, at most MAX_RECORDS_BODY bytes
+    checks: RecordChecks = request.app.state.record_checks
+    async with checks.turn(client):
+        # Reading the JSON is a worker's too; a malformed body spends no allowance.
+        cost = await checks.run(hands_of_body, body)
+        if isinstance(cost, BodyError):
+            if cost.errors is None:
+                raise HTTPException(400, "There was an error parsing the body")
+            raise RequestValidationError(cost.errors)
+        limit.take()
+        hands.take(cost)
+        answer = await checks.run(answer_body, body)
+    return Response(answer, media_type="application/json")
 
 
 @router.get("/api/players/{name}/games")
