@@ -9,7 +9,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,31 +21,12 @@ import websockets
 from sqlalchemy import create_engine, text
 
 from tests.server.helpers import FAST_LIMITS, choose
+from tests.support.ports import free_ports
 from tests.support.timing import margin
 
 FAST_NGINX = ("--client-rate", "100000", "--client-burst", "100000")
 """nginx's request rate per address out of the way: every test client is 127.0.0.1
 (a test of the limits passes its own, which come later and win)."""
-
-
-def free_ports(n: int) -> int:
-    """The first of ``n`` consecutive free ports."""
-    rng = random.Random()
-    for _ in range(200):
-        base = rng.randrange(20000, 60000)
-        try:
-            socks = []
-            for p in range(base, base + n):
-                s = socket.socket()
-                socks.append(s)
-                s.bind(("127.0.0.1", p))
-        except OSError:
-            continue
-        finally:
-            for s in socks:
-                s.close()
-        return base
-    raise RuntimeError("no free ports")
 
 
 class ClusterProcess:

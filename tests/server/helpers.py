@@ -8,7 +8,6 @@ import os
 import random
 import resource
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from typing import Any
 import httpx
 import websockets
 
+from tests.support.ports import free_port
 from tests.support.tables import ws_url
 from tests.support.timing import margin
 
@@ -36,12 +36,6 @@ FAST_LIMITS = {
     "PITCH_MIN_BOT_DELAY": "0",
     "PITCH_BOT_WORKERS": "1",
 }
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class ServerProcess:

@@ -15,7 +15,6 @@ import http.server
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -28,6 +27,7 @@ from typing import Any
 import pytest
 
 from pitch.i18n import LANGUAGES
+from tests.support.ports import free_port
 from tests.support.timing import margin, margin_ms
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="needs the web-test extra")
@@ -74,12 +74,6 @@ def quiet(settings: dict[str, Any]) -> str:
 
 
 QUIET = quiet(QUIET_SETTINGS)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="session")
