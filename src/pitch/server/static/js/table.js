@@ -79,7 +79,7 @@ export function leave() {
 
 export function redraw() {
   // The language may have changed: words already on the table are said again in it.
-  if (S.hint?.say) Object.assign(S.hint, S.hint.say());
+  for (const note of [S.hint, S.timerNote]) if (note?.say) Object.assign(note, note.say());
   draw();
 }
 
@@ -221,7 +221,7 @@ function madeFor(m, prev) {
   const last = m.last;
   if (last && m.seq !== prev?.seq) {
     if (last.by === "timer") {
-      S.timerNote = { seat: last.seat, text: timerText(last) };
+      S.timerNote = { seat: last.seat, ...said(() => ({ text: timerText(last) })) };
       announce(S.timerNote.text); // shown in #notices: a toast would cover it
     } else if (S.timerNote?.seat === last.seat) S.timerNote = null;
   }
@@ -653,8 +653,8 @@ function onHint(m) {
   draw();
 }
 
-/** A hint's words, and how to say them again when the player switches language (the
- *  hint stays on screen, so its words must follow the page's). */
+/** A hint's or a notice's words, and how to say them again when the player switches
+ *  language (they stay on screen, so their words must follow the page's). */
 function said(say) {
   return { say, ...say() };
 }
