@@ -137,3 +137,72 @@ def test_engine_refusal_keys_reach_the_browser() -> None:
     from pitch.engine.refusals import KEYS
 
     assert set(KEYS) <= set(USED)
+
+
+def _strings(lang: str, domain: str) -> list[tuple[str, str]]:
+    """(msgid, each translation) of ``lang``'s ``domain`` catalog (web or pitch, the
+    terminal's)."""
+    from babel.messages.pofile import read_po
+
+    path = ROOT / f"src/pitch/locale/{lang}/LC_MESSAGES/{domain}.po"
+    with path.open("rb") as f:
+        cat = read_po(f)
+    out = []
+    for m in cat:
+        if not m.id:
+            continue
+        one = m.id if isinstance(m.id, str) else m.id[0]
+        forms = m.string if isinstance(m.string, tuple) else (m.string,)
+        out += [(one, s) for s in forms if s]
+    return out
+
+
+@pytest.mark.parametrize("domain", ["web", "pitch"])
+def test_norwegian_says_robot_throughout(domain: str) -> None:
+    # Issue 44: nb said "bot" in some strings and "robot" in others. "Robot": in
+    # Norwegian "en bot" is a fine (a penalty), so "En bot spiller plassen din" misread.
+    # The bot names ("Robot {n}") are what pitch.server.text.bot_like matches.
+    word = re.compile(r"\b[Bb]ot(en|er|ene|s|nivå\w*)?\b")
+    mixed = [(m, s) for m, s in _strings("nb", domain) if word.search(s)]
+    assert not mixed, mixed[:5]
+    assert any("Robot" in s or "robot" in s for _, s in _strings("nb", domain))
+
+
+@pytest.mark.parametrize("domain", ["web", "pitch"])
+def test_russian_names_a_player_without_a_gender(domain: str) -> None:
+    # Issue 44: "Пока игрок {name} не в сети, за него играет бот" made every player a
+    # man. A line about a named player says it without a gendered verb or pronoun: no
+    # past tense with the name as its subject, no "него"/"она" for them.
+    # (The bot, a masculine noun, may have "played" or "chosen" for them.)
+    verbs = "|".join(
+        [
+            "взял",
+            "забрал",
+            "сыграл",
+            "выбрал",
+            "ушёл",
+            "ушла",
+            "отошёл",
+            "вышел",
+            "вышла",
+            "сдался",
+            "сдалась",
+            "вернулся",
+            "вернулась",
+            "покинул",
+            "покинула",
+            "занял",
+            "заняла",
+        ]
+    )
+    past = re.compile(rf"\w+л\(а\)|(?<!бот )\b({verbs})\b")
+    pronoun = re.compile(r"\b(него|неё|нему|ней|он|она)\b")
+    bad = [
+        (m, s)
+        for m, s in _strings("ru", domain)
+        if "{name}" in m and (past.search(s) or pronoun.search(s))
+    ]
+    assert not bad, bad[:5]
+    if domain == "web":
+        away = dict(_strings("ru", "web"))["A bot is playing for {name} while they are away."]
+        assert away == "{name} не в сети: пока за игрока играет бот."

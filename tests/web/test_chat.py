@@ -3,11 +3,15 @@ free text shown as text, mute, and the lines still there after a reload."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import expect
 
 from tests.web.conftest import PHONE, new_page, post_json, seat_in, shot
+from tests.web.test_play import MY_TURN
+
+CYRILLIC = re.compile("[А-Яа-яЁё]")
 
 
 def test_chat_between_two_browsers(browser: Any, server_url: str) -> None:
@@ -49,3 +53,44 @@ def test_chat_between_two_browsers(browser: Any, server_url: str) -> None:
         assert page.evaluate("() => [...window.pitchI18n.missing]") == []
         assert page.js_errors == []
         page.context.close()
+
+
+def test_language_switch_at_the_table_says_the_chat_and_the_hint_again(
+    browser: Any, server_url: str, leave_after: list[tuple[str, str]]
+) -> None:
+    # Issue 44: after en -> ru at a table, the chat panel and the hint on screen stayed
+    # in English until a reload.
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}]
+    body = {"rules": {"players": 2}, "seats": seats, "options": {"bot_delay": 0.3}}
+    table = post_json(server_url + "/api/tables", body)["id"]
+    token = post_json(f"{server_url}/api/tables/{table}/seats/0", {"name": "Ada"})["token"]
+    leave_after.append((table, token))
+    page = new_page(browser)
+    seat_in(page, table, 0, token)
+    page.goto(f"{server_url}/t/{table}")
+    page.get_by_role("button", name="Hello!").click()
+    expect(page.locator("#chat-log li").last).to_have_text("Ada Hello!")
+    page.fill("#chat-text", "half typed")
+    page.wait_for_function(MY_TURN)
+    page.click("#hint-button")
+    page.wait_for_function("() => window.pitchTable.hint?.source === 'server'")
+    english = page.locator("#hint").inner_text()
+    assert english and not CYRILLIC.search(english)
+    page.select_option("#lang", "ru")
+    expect(page.locator("#chat h2")).to_have_text("Чат")
+    expect(page.locator("#chat-log li").last).to_have_text("Ada Привет!")
+    expect(page.locator("#chat-mute")).to_have_text("Выключить чат")
+    expect(page.locator("#chat-send")).to_have_text("Отправить")
+    expect(page.locator("#chat-text")).to_have_value("half typed")
+    expect(page.get_by_role("button", name="Привет!")).to_be_visible()
+    expect(page.locator("#hint")).to_have_text(CYRILLIC)
+    assert page.evaluate("() => window.pitchTable.hint.source") == "server"
+    assert not re.search(r"[A-Za-z]{4,}", page.locator("#hint").inner_text())
+    for size, (w, h) in {"phone": (390, 844), "desktop": (1280, 800)}.items():
+        page.set_viewport_size({"width": w, "height": h})
+        page.locator("#chat").scroll_into_view_if_needed()
+        shot(page, f"table-lang-switch-chat-hint-ru-{size}", full=False)
+        page.locator("#hint").scroll_into_view_if_needed()
+        shot(page, f"table-lang-switch-hint-ru-{size}", full=False)
+    assert page.js_errors == []
+    page.context.close()

@@ -53,7 +53,7 @@ def test_house_rules_are_the_option_table_in_english_and_russian(
         ["Выкл.", "15 секунд", "30 секунд", "1 минута", "2 минуты"]
     )
     expect(page.locator("select[name=grace-seconds] option").nth(2)).to_have_text(
-        "Бот играет за него через 1 минуту"
+        "Бот играет за игрока через 1 минуту"
     )
     assert page.evaluate("() => [...window.pitchI18n.missing]") == []
     shot(page, "lobby-house-rules-ru")

@@ -296,6 +296,17 @@ def test_timer_and_stand_in_moves_are_announced(browser: Any, server_url: str) -
     last = ada.evaluate("() => window.pitchTable.msg.last")
     assert last["by"] in ("substitute", "timer"), last
     shot(ada, "notice-stand-in-en-desktop", full=False)
+    # In Russian it gives the player no gender (issue 44: it said "за него" of anyone).
+    ada.select_option("#lang", "ru")
+    expect(ada.locator("#notices .stand-in")).to_have_text(
+        "Bob не в сети: пока за игрока играет бот."
+    )
+    # So is the timer's last move, when one is shown: no English left on the table.
+    # (Read at once: the next timed move, every 3 s, would bring a new one in Russian.)
+    assert ada.locator("#notices .timer", has_text="Time ran out").count() == 0
+    shot(ada, "notice-stand-in-ru-desktop", full=False)
+    ada.set_viewport_size({"width": 390, "height": 844})
+    shot(ada, "notice-stand-in-ru-phone", full=False)
     assert ada.js_errors == []
     ada.context.close()
 

@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import { announce, clear, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { current, t } from "./i18n.js";
 
 const MUTE = "pitch.chat.muted";
 
@@ -23,7 +23,7 @@ const SAY = () => ({
 const say = (p) => SAY()[p] ?? p;
 const KEEP = 50;
 
-const C = { table: null, phrases: [], maxText: 200, lines: [], box: null, log: null, send: null, me: null };
+const C = { table: null, phrases: [], maxText: 200, lines: [], box: null, log: null, send: null, me: null, lang: null };
 
 /** Start a table's chat: its lines are dropped and the phrase list fetched once. */
 export function resetChat(table, send) {
@@ -94,6 +94,11 @@ function drawLog() {
 }
 
 function fill() {
+  // Drawn again in a new language: a half-typed line and its focus are kept.
+  const old = C.box.querySelector("#chat-text");
+  const typed = old?.value ?? "";
+  const focused = old !== null && old === document.activeElement;
+  C.lang = current();
   clear(C.box);
   const mute = h(
     "button",
@@ -135,6 +140,8 @@ function fill() {
     h("button", { type: "submit", id: "chat-send" }, t("Send")),
   );
   C.box.append(h("div", { class: "chat-head" }, h("h2", {}, t("Chat")), mute), C.log, quick, form);
+  input.value = typed;
+  if (focused) input.focus();
   drawLog();
 }
 
@@ -144,7 +151,7 @@ export function chatPanel(canWrite, freeText) {
   if (!C.box) {
     C.box = h("section", { class: "panel chat", id: "chat" });
     fill();
-  }
+  } else if (C.lang !== current()) fill(); // the player switched language
   C.box.classList.toggle("read-only", !canWrite);
   C.box.classList.toggle("phrases-only", !freeText);
   return C.box;

@@ -78,6 +78,8 @@ export function leave() {
 }
 
 export function redraw() {
+  // The language may have changed: words already on the table are said again in it.
+  for (const note of [S.hint, S.timerNote]) if (note?.say) Object.assign(note, note.say());
   draw();
 }
 
@@ -137,7 +139,7 @@ function onMessage(m) {
       return draw();
     }
     if (m.code === "hint_failed" && S.hint?.pending) {
-      S.hint = { text: t("No hint could be worked out in time; try again.") };
+      S.hint = said(() => ({ text: t("No hint could be worked out in time; try again.") }));
       return draw();
     }
     if (m.code === "bad_token") {
@@ -219,7 +221,7 @@ function madeFor(m, prev) {
   const last = m.last;
   if (last && m.seq !== prev?.seq) {
     if (last.by === "timer") {
-      S.timerNote = { seat: last.seat, text: timerText(last) };
+      S.timerNote = { seat: last.seat, ...said(() => ({ text: timerText(last) })) };
       announce(S.timerNote.text); // shown in #notices: a toast would cover it
     } else if (S.timerNote?.seat === last.seat) S.timerNote = null;
   }
@@ -613,9 +615,9 @@ function dropCard(c) {
 /** Ask the server's hint bot (docs/server.md): its move, and why in a line or two. */
 function showHint() {
   if (S.ws?.readyState !== WebSocket.OPEN) {
-    S.hint = { text: t("Hints need the connection to the server; reconnecting…") };
+    S.hint = said(() => ({ text: t("Hints need the connection to the server; reconnecting…") }));
   } else {
-    S.hint = { pending: true, seq: S.msg.seq, text: t("Asking a strong bot…") };
+    S.hint = { pending: true, seq: S.msg.seq, ...said(() => ({ text: t("Asking a strong bot…") })) };
     send({ type: "hint" });
   }
   draw();
@@ -642,12 +644,24 @@ function serverLine(line) {
 function onHint(m) {
   // A hint for a state that has moved on (the player acted meanwhile) is moot.
   if (!S.hint?.pending || m.seq !== S.msg?.seq || S.msg.game?.turn !== S.seat) return;
-  const why = serverLine(m.why);
-  const evidence = serverLine(m.evidence);
   // A line that names the move ("Draw trump with your master ace") stands alone.
   const named = /\{(card|bid)\}/.test(m.why?.key || "");
-  S.hint = { action: m.action, bot: m.bot, source: "server", why, evidence, text: named ? why : `${actionText(m.action)}: ${why}` };
+  S.hint = {
+    action: m.action,
+    bot: m.bot,
+    source: "server",
+    ...said(() => {
+      const why = serverLine(m.why);
+      return { why, evidence: serverLine(m.evidence), text: named ? why : `${actionText(m.action)}: ${why}` };
+    }),
+  };
   draw();
+}
+
+/** A hint's or a notice's words, and how to say them again when the player switches
+ *  language (they stay on screen, so their words must follow the page's). */
+function said(say) {
+  return { say, ...say() };
 }
 
 function showLastTrick() {

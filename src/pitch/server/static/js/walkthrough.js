@@ -2,6 +2,14 @@
 // trump, following suit, the four points, going out), each pointing at the part of the
 // table it explains. Shown once, the first time a player sits at a table in play;
 // settings "walkthroughDone" remembers it, and walkthroughAgain() offers it again.
+//
+// A turn timer (quick-play tables have one) is never run down by the walkthrough: it is
+// open only while no clock runs against the player. When their timed move comes, it
+// steps aside (focus to the move) and opens again at the same step once the move is
+// made. Why not stop the clock, or give a newcomer more time: the timer is the whole
+// table's (three strangers wait on it), so one player holding it would be a lever
+// anyone could pull by clearing their storage; reading between one's own moves costs
+// nobody anything.
 
 import { append, clear, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
@@ -17,14 +25,16 @@ const STEPS = [
   { at: ["#scores"], title: () => t("Going out"), text: (rules) => (rules?.must_make_bid_to_win ? tn("The target is {n} point. A side wins when it has {n} or more at the end of a hand it pitched and made its bid; the others may pass {n} and play on.", "The target is {n} points. A side wins when it has {n} or more at the end of a hand it pitched and made its bid; the others may pass {n} and play on.", rules.target) : tn("The target is {n} point. A side wins when it has {n} or more at the end of a hand it pitched; the others may pass {n} and play on.", "The target is {n} points. A side wins when it has {n} or more at the end of a hand it pitched; the others may pass {n} and play on.", rules?.target ?? 7)) },
 ];
 
-let tour = null; // {dlg, step, root, rules, back}: the walkthrough on screen
+let tour = null; // {dlg, step, root, table, back}: the walkthrough on screen
+let resumeAt = 0; // the step it stood aside at for the player's timed move
 
 /** Hook for table.js after each draw: start the walkthrough for a seated player the
  * first time, or point the open one at the newly drawn table. */
 export function walkthrough(root, table) {
   if (tour) {
     tour.root = root;
-    tour.rules = table.msg?.rules;
+    tour.table = table;
+    if (myClock(root)) return standAside();
     point();
     return;
   }
@@ -32,7 +42,15 @@ export function walkthrough(root, table) {
   // Not while the player's own turn runs on the clock: reading it would cost them the
   // move (the stand-in plays at the deadline). It opens at the next draw that is not.
   if (myClock(root)) return;
-  start(root, table.msg?.rules);
+  start(root, table);
+}
+
+/** The player's timed move has come: the walkthrough closes for it, unfinished, and
+ *  opens again at this step after the move. */
+function standAside() {
+  resumeAt = tour.step;
+  tour.aside = true;
+  tour.dlg.close();
 }
 
 /** The table's countdown of the player's own move, when one is running (table.js). */
@@ -56,9 +74,9 @@ export function walkthroughAgain(then) {
   );
 }
 
-function start(root, rules) {
+function start(root, table) {
   const dlg = h("dialog", { class: "walkthrough", id: "walkthrough", "aria-labelledby": "walkthrough-title", "aria-describedby": "walkthrough-text" });
-  tour = { dlg, step: 0, root, rules, back: document.activeElement, scroll: scrollY, ticker: 0 };
+  tour = { dlg, step: resumeAt, root, table, back: document.activeElement, scroll: scrollY, aside: false };
   dlg.addEventListener("close", finish);
   dlg.addEventListener("keydown", (e) => {
     if (e.key === "Tab") return keepFocus(e);
@@ -74,18 +92,6 @@ function start(root, rules) {
   document.body.append(dlg);
   dlg.showModal(); // Esc closes it (the browser's "cancel"); focus stays inside
   render();
-  tour.ticker = setInterval(showClock, 250);
-}
-
-/** While it is open and the player's own move is on the clock, the box says how long
- *  is left (the table under it cannot be reached until it closes). */
-function showClock() {
-  const line = tour?.dlg.querySelector("#walkthrough-turn");
-  if (!line) return;
-  const clock = myClock(tour.root);
-  line.hidden = !clock;
-  const text = clock ? t("Your move: {time} left. Close the walkthrough to play.", { time: clock.textContent }) : "";
-  if (line.textContent !== text) line.textContent = text;
 }
 
 function go(d) {
@@ -104,8 +110,7 @@ function render() {
   append(clear(dlg), [
     h("p", { class: "walkthrough-step", id: "walkthrough-step" }, t("Step {n} of {total}", { n: step + 1, total: STEPS.length })),
     h("h2", { id: "walkthrough-title" }, s.title()),
-    h("p", { id: "walkthrough-text" }, s.text(tour.rules)),
-    h("p", { class: "walkthrough-turn", id: "walkthrough-turn", hidden: true }),
+    h("p", { id: "walkthrough-text" }, s.text(tour.table.msg?.rules)),
     last ? h("p", {}, h("a", { href: "/rules", id: "walkthrough-rules", onclick: () => dlg.close() }, t("Read the full rules"))) : null,
     h(
       "div",
@@ -117,7 +122,6 @@ function render() {
     ),
   ]);
   point();
-  showClock();
   next.focus();
 }
 
@@ -160,15 +164,21 @@ function finish() {
   removeEventListener("popstate", closeTour);
   removeEventListener("resize", point);
   for (const el of document.querySelectorAll(".walkthrough-target")) el.classList.remove("walkthrough-target");
-  const { dlg, back, scroll, ticker } = tour;
-  clearInterval(ticker);
+  const { dlg, back, scroll, aside, root, table } = tour;
   tour = null;
   dlg.remove();
-  settings.set("walkthroughDone", true);
-  // Back to where the player was; that element may have been redrawn meanwhile. The
-  // steps scrolled the page to what they explain (on a phone, down to the scores):
-  // back to where it was, so the status line and the buttons are in view again.
-  const again = back?.isConnected && back !== document.body ? back : document.getElementById("hand")?.querySelector("button") || document.getElementById("main");
+  if (!aside) {
+    resumeAt = 0;
+    settings.set("walkthroughDone", true);
+  }
+  // Focus to the player's move when it is theirs (the first bid button in the auction,
+  // a playable card in play), else back to where they were; that element may have been
+  // redrawn meanwhile. The steps scrolled the page to what they explain (on a phone,
+  // down to the scores): back to where it was, so the status line and the buttons are
+  // in view again.
+  const g = table.msg?.game;
+  const move = g && g.turn === table.seat ? root.querySelector(g.phase === "bid" ? "#actions .bid-button" : "#hand .card.legal") : null;
+  const again = move || (back?.isConnected && back !== document.body ? back : document.getElementById("hand")?.querySelector("button") || document.getElementById("main"));
   again?.focus?.({ preventScroll: true });
   scrollTo(0, scroll);
 }
