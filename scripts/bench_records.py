@@ -32,20 +32,8 @@ from typing import Any
 
 from bench_server import CONNECT, free_port, pct
 
-
-def long_record(hands: int, seed: int = 0) -> dict[str, Any]:
-    """A game of random moves to a target nobody reaches, ``hands`` hands long."""
-    from pitch.engine import GameState, Rules, game_record
-
-    rng = random.Random(seed)
-    s = GameState(Rules(players=2, target=10**9), dealer=0)
-    while len(s.history) < hands:
-        acts = list(s.legal_actions())
-        if acts:
-            s.apply(rng.choice(acts))
-        else:
-            s.deal_random(rng)
-    return game_record(s)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.support.records import long_record
 
 
 def rss_mib(pid: int) -> float:
