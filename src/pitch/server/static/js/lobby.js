@@ -26,7 +26,6 @@ let form = {
   seats: null,
 };
 
-/** Level names (translated) for levels and bot specs: see levels.js. */
 /** A table id as the server makes them (pitch.server.lifecycle: ten characters of this
  *  alphabet, no 0/o, 1/l/i; tests/web/test_refusal_words.py keeps the two the same). */
 const TABLE_ID = /^[23456789abcdefghjkmnpqrstuvwxyz]{10}$/;
@@ -47,6 +46,7 @@ export function inviteId(value) {
   return m && TABLE_ID.test(m[1]) ? m[1] : null;
 }
 
+/** Level names (translated) for levels and bot specs: see levels.js. */
 export { levelName };
 
 /** The level bot seats and the stand-in start at: the second listed (club), or the only one. */
