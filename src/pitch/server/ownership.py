@@ -35,16 +35,14 @@ async def _call(fn: Callable[..., Awaitable[None]], *args: Any) -> None:
 
 
 class Lease:
-    def __init__(
-        self, db: Database, instance: str, *, ttl: float, beat: float | None = None
-    ) -> None:
+    def __init__(self, db: Database, instance: str, *, ttl: float) -> None:
         self.store = Ownership(db, instance)
         self.instance = instance
         self.ttl = ttl
-        self.beat = ttl / 5 if beat is None else min(beat, ttl / 5)
-        """Seconds between heartbeats: how soon a handoff is answered. Shorter than
-        ``ttl / 5`` only where handoffs must be quick but the lease must survive a
-        stall (the tests: a long lease on a loaded machine, quick handoffs)."""
+        self.beat = ttl / 5
+        """Seconds between heartbeats: how soon a handoff is answered. The tests make it
+        shorter (a long lease that survives a loaded machine, quick handoffs); it stays
+        at most ``ttl / 5``."""
         self._valid_until = 0.0
         self.renewed = 0
         self.lost = 0
