@@ -20,8 +20,13 @@ def _key_move(page: Any, game: dict[str, Any]) -> None:
     legal = game["legal"]
     action = "pass" if "pass" in legal else legal[0]
     where = "#actions [data-action" if game["phase"] == "bid" else "#hand [data-card"
-    page.locator(f'{where}="{action}"]').focus()
-    page.keyboard.press("Enter")
+    # A finished trick stays on screen a moment and the table is drawn again just after
+    # (20 ms with animations off): a key pressed on a card focused before that redraw
+    # went to the page, and nothing was played (a fresh-clone run caught it).
+    page.wait_for_function(
+        "() => { const t = window.pitchTable.shownTrick; return !t || Date.now() > t.until + 100; }"
+    )
+    page.locator(f'{where}="{action}"]').press("Enter")
 
 
 def test_a_keyboard_player_keeps_focus_and_hears_the_table(browser: Any, server_url: str) -> None:
