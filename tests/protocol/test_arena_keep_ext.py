@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pitch.bots.arena import ArenaConfig, Summary, run_local, summarize
+from pitch.arena.match import ArenaConfig, Summary, run_local, summarize
 from pitch.cli.main import app
 from pitch.engine import Rules
 from tests.protocol.conftest import EXAMPLE_BOT

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pitch.arena.match import ArenaConfig, run_local
 from pitch.bots import RandomBot, play_game
-from pitch.bots.arena import ArenaConfig, run_local
 from pitch.bots.external import ExternalBot
 from pitch.cli.main import app
 from pitch.engine import Rules

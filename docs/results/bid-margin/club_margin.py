@@ -17,7 +17,7 @@ import argparse
 import json
 from collections.abc import Callable
 
-from pitch.bots import arena
+from pitch.arena import match as arena
 from pitch.bots.base import Bot
 from pitch.bots.registry import register
 from pitch.engine import PlayerView, Rules

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from pitch.bots.arena import ArenaConfig, DealResult, Summary, run_local, summarize
+from pitch.arena.match import ArenaConfig, DealResult, Summary, run_local, summarize
 from pitch.bots.registry import parse_bot_spec
 from pitch.cli.options import RuleOption, rules_from_options
 
@@ -79,7 +79,7 @@ def arena(
     err = Console(stderr=True)
     indices = list(range(deals))
     if ray is not None:
-        from pitch.bots.ray_backend import RayUnavailable, run_ray
+        from pitch.arena.ray_runner import RayUnavailable, run_ray
 
         try:
             source = run_ray(cfg, indices, ray)

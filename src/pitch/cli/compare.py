@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pitch.bots.stats import (
+from pitch.arena.stats import (
     Interval,
     ratio_difference_interval,
     ratio_interval,

@@ -36,11 +36,11 @@ def _writable(out: Path) -> None:
 def _runner(module: Any, workers: int, ray: str | None) -> Any:
     """Where ``module``'s self-play tasks run: Ray tasks at ``ray``, else ``workers``
     threads (0: a thread per local core)."""
-    from pitch.bots import selfplay
+    from pitch.training import selfplay
 
     if ray is None:
         return selfplay.run_threads(module.play_task, workers or os.cpu_count() or 1)
-    from pitch.bots.ray_backend import RayUnavailable
+    from pitch.training.ray_backend import RayUnavailable
 
     try:
         return selfplay.run_ray(module.play_task, ray)
@@ -95,7 +95,7 @@ def win_value(
     """Learn how likely a side is to win the game from each score (what `master`
     plays for, `pimc:win_weight`): self-play with the heuristic on every table and
     target, then a small network fitted to the outcomes, written as JSON."""
-    from pitch.bots import winvalue
+    from pitch.training import winvalue
 
     console = Console(stderr=True)
     _writable(out)
@@ -129,7 +129,7 @@ def bid_value(
     every search's rollouts, bid by): every seat pitches every suit it holds on
     self-play deals of every table, then one linear model per table, written as
     JSON. Ship it as src/pitch/fastcore/bid_value.json."""
-    from pitch.bots import bidvalue
+    from pitch.training import bidvalue
 
     console = Console(stderr=True)
     _writable(out)

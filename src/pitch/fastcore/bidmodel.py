@@ -2,7 +2,7 @@
 
 The heuristic bids by the points its best suit is expected to take
 (:func:`pitch.fastcore.policy.best_suit`). That expectation is learned by self-play
-(``pitch train bid-value``, :mod:`pitch.bots.bidvalue`): the compiled simulator deals
+(``pitch train bid-value``, :mod:`pitch.training.bidvalue`): the compiled simulator deals
 hands, makes each seat the pitcher of each suit it holds, plays the hand out with the
 heuristic and fits a linear model of the points the pitcher's side took to features of
 the hand (:func:`pitch.fastcore.policy.suit_features`), one model per table. This

@@ -6,7 +6,7 @@ hand is played out with the heuristic for every seat (its card play does not rea
 contract or the scores). The points the pitcher's side took (R5) are the answer the
 model learns, from :func:`pitch.fastcore.policy.suit_features`. The kernel keeps only
 the sums a least-squares fit needs (:data:`ACC_SIZE` floats), so a run of millions of
-hands needs no memory; :mod:`pitch.bots.bidvalue` adds the sums of its tasks and solves.
+hands needs no memory; :mod:`pitch.training.bidvalue` adds the sums of its tasks and solves.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Whole games in the kernel: deal, bid, play and score hand after hand until a side
-goes out (R6.2), for self-play training (:mod:`pitch.bots.winvalue`).
+goes out (R6.2), for self-play training (:mod:`pitch.training.winvalue`).
 
 Each side at each hand's start is counted in its cell of the win table
 (:mod:`pitch.fastcore.value`), and again when it went on to win that game, so that a

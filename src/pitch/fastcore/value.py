@@ -1,6 +1,6 @@
 """A hand's worth in games: the chance of winning the game from the scores it leaves.
 
-A learned table (trained by self-play, :mod:`pitch.bots.winvalue`) holds, for a side,
+A learned table (trained by self-play, :mod:`pitch.training.winvalue`) holds, for a side,
 the probability that it goes on to win the game, by the number of sides, whether the
 side deals the next hand, the points it still needs (the target minus its score) and
 the points the closest other side still needs. :func:`win_value` reads it for a

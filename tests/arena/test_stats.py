@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from pitch.bots.stats import ratio_interval, wilson_interval, z_value
+from pitch.arena.stats import ratio_interval, wilson_interval, z_value
 
 
 def test_z() -> None:

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from pitch.bots import bidvalue, selfplay
 from pitch.engine import GameState, Rules
 from pitch.engine.errors import PitchError
 from pitch.fastcore import bidmodel
@@ -19,6 +18,7 @@ from pitch.fastcore.bidsim import ACC_N, ACC_XX, ACC_XY, ACC_Y, ACC_YY
 from pitch.fastcore.layout import DEALER, HANDS
 from pitch.fastcore.packing import table
 from pitch.fastcore.rules import deal
+from pitch.training import bidvalue, selfplay
 from tests.support import policy_oracle as oracle
 
 

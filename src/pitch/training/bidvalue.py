@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from pitch.bots import selfplay
 from pitch.engine import Rules
 from pitch.engine.errors import PitchError
 from pitch.fastcore import layout
@@ -42,6 +41,7 @@ from pitch.fastcore.bidsim import (
     pitch_every_suit,
 )
 from pitch.fastcore.packing import table
+from pitch.training import selfplay
 
 __all__ = ["MODEL_PATH", "fit", "play_task", "save", "self_play", "train"]
 

@@ -1,10 +1,11 @@
-"""The Ray backend, on a real local Ray instance (small: one CPU, two deals)."""
+"""The Ray backend, on a real local Ray instance (small: one CPU, two deals): the arena's
+Ray runner and self-play batches on Ray give what they give here."""
 
 from __future__ import annotations
 
 import pytest
 
-from pitch.bots.arena import ArenaConfig, run_local, summarize
+from pitch.arena.match import ArenaConfig, run_local, summarize
 from pitch.engine import Rules
 
 ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'pitch[ray]')")
@@ -12,8 +13,8 @@ ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'pitc
 
 def test_ray_backend_matches_local() -> None:
     """Arena deals and self-play training batches give on Ray what they give here."""
-    from pitch.bots import selfplay, winvalue
-    from pitch.bots.ray_backend import run_ray
+    from pitch.arena.ray_runner import run_ray
+    from pitch.training import selfplay, winvalue
 
     cfg = ArenaConfig(
         bot_a="heuristic", bot_b="random", rules=Rules(partnerships=True), deals=2, seed=4

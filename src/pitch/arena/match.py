@@ -16,7 +16,7 @@ deterministic bots play mirror games and tie exactly.
 "Points per hand" for a bot is the score change of the side(s) it controls,
 summed over a deal's games and divided by the hands played; with several sides
 (B in a solo game) it is their mean. The paired difference is A's minus B's, per
-hand, with deals as independent clusters (see :mod:`pitch.bots.stats`).
+hand, with deals as independent clusters (see :mod:`pitch.arena.stats`).
 
 Bots are created only with :func:`make_bot`, inside the process that plays the
 deal: they may hold subprocesses (``ext:``) and are never pickled. An external bot is
@@ -37,12 +37,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pitch import fastcore
+from pitch.arena.stats import Interval, ratio_interval, wilson_interval
 from pitch.bots.base import Bot
 from pitch.bots.external import STOP_GRACE, ExternalBot
 from pitch.bots.process_tree import end_all
 from pitch.bots.registry import frozen_spec, make_bot, parse_bot_spec
 from pitch.bots.runner import play_game
-from pitch.bots.stats import Interval, ratio_interval, wilson_interval
 from pitch.engine import Rules, dumps, game_record
 
 LABELS = ("A", "B")

@@ -6,7 +6,7 @@ from statistics import NormalDist
 import pytest
 from typer.testing import CliRunner
 
-from pitch.bots.arena import ArenaConfig, play_deal, rotations, run_local, summarize
+from pitch.arena.match import ArenaConfig, play_deal, rotations, run_local, summarize
 from pitch.cli.main import app
 from pitch.engine import Rules, iter_records, verify_record
 
@@ -180,7 +180,7 @@ def test_arena_compare_pairs_two_runs_by_deal(tmp_path: object) -> None:
 def test_arena_compare_pools_pairs_of_runs_on_other_seeds(tmp_path: object) -> None:
     from pathlib import Path
 
-    from pitch.bots.stats import ratio_difference_interval, ratio_interval
+    from pitch.arena.stats import ratio_difference_interval, ratio_interval
 
     files: list[str] = []
     runs = []

@@ -1,7 +1,7 @@
 """Where self-play tasks run (threads of this process, or Ray tasks on a cluster),
 and the numpy the fits need.
 
-The learned models (:mod:`pitch.bots.winvalue`, :mod:`pitch.bots.bidvalue`) cut their
+The learned models (:mod:`pitch.training.winvalue`, :mod:`pitch.training.bidvalue`) cut their
 self-play into tasks seeded from the run's seed and their place in the list, so the
 result does not depend on how many workers play them, nor where; a runner yields each
 task's answer in the order of the tasks.
@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from pitch.engine.errors import PitchError
+from pitch.training.ray_backend import ray_map
 
 R = TypeVar("R")
 Runner = Callable[[Sequence[tuple[Any, ...]]], Iterator[Any]]
@@ -35,8 +36,7 @@ def run_ray(
     task: Callable[..., R], address: str
 ) -> Callable[[Sequence[tuple[Any, ...]]], Iterator[R]]:
     """``task(*args)`` for each task as a Ray task on the cluster at ``address`` (see
-    :mod:`pitch.bots.ray_backend`); raises ``RayUnavailable`` when Ray cannot start."""
-    from pitch.bots.ray_backend import ray_map
+    :mod:`pitch.training.ray_backend`); raises ``RayUnavailable`` when Ray cannot start."""
 
     def run(items: Sequence[tuple[Any, ...]]) -> Iterator[R]:
         yield from ray_map(task, list(items), address)

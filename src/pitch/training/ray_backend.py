@@ -1,18 +1,17 @@
-"""Run work as Ray tasks: arena deals (the same :func:`~pitch.bots.arena.play_deal`,
-remote) and self-play batches (:mod:`pitch.bots.winvalue`).
+"""Run work as Ray tasks: self-play batches (:mod:`pitch.training.selfplay`) and arena
+deals (:mod:`pitch.arena.ray_runner`, the same deals as the local arena, remote).
 
 ``address`` is a cluster address (``ray://host:10001`` or ``host:6379``),
 ``auto`` (the cluster this machine belongs to), or ``local`` (start a Ray
 instance here). When Ray is already initialized in this process it is used as
-is. Bots are created inside each task, never shipped.
+is. Ray itself is imported only
+when work is sent, so that importing this module costs nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
-
-from pitch.bots.arena import ArenaConfig, DealResult, play_deal
 
 T = TypeVar("T")
 
@@ -31,7 +30,7 @@ def _ray() -> Any:
     return ray
 
 
-def _connect(address: str) -> Any:
+def connect(address: str) -> Any:
     """Ray, connected to ``address`` (raises :class:`RayUnavailable`)."""
     ray = _ray()
     if not ray.is_initialized():
@@ -49,18 +48,10 @@ def ray_map(fn: Callable[..., T], items: list[tuple[Any, ...]], address: str) ->
     """``fn(*item)`` for every item as Ray tasks, yielded as they finish. Connects
     before returning, so a bad address fails here (as :class:`RayUnavailable`)
     rather than mid-iteration."""
-    ray = _connect(address)
+    ray = connect(address)
     remote = ray.remote(fn)
     pending = [remote.remote(*item) for item in items]
     return _drain(ray, pending)
-
-
-def run_ray(cfg: ArenaConfig, indices: list[int], address: str) -> Iterator[DealResult]:
-    """Deals as Ray tasks, yielded as they finish (the config is put in the object
-    store once)."""
-    ray = _connect(address)
-    cfg_ref = ray.put(cfg)
-    return ray_map(play_deal, [(cfg_ref, i) for i in indices], address)
 
 
 def _drain(ray: Any, pending: list[Any]) -> Iterator[Any]:
