@@ -161,21 +161,29 @@ async function leave(r, question) {
 }
 
 /** Leave (or, in a game under way, resign) this browser's seat at `table` once the
- *  player confirms `question`; true when the seat is no longer theirs. */
+ *  player confirms `question`: false if they did not, else the server's answer
+ *  (`{status}`, `{}` if the seat or table was gone already). A resignation that ended
+ *  the game (the last player at a table of bots: status "over") keeps the seat's token:
+ *  the finished game stays theirs, listed here, with its replay and record. */
 export async function leaveTable(table, playing, question) {
   if (!window.confirm(question)) return false;
   const token = heldSeats().find((s) => s.table === table)?.token;
+  let answer = {};
   try {
-    if (token) await api.leave(table, token);
+    if (token) answer = (await api.leave(table, token)) || {};
   } catch (e) {
     if (e.status !== 403 && e.status !== 404) {
       toast(t("Could not leave the table: {why}", { why: apiError(e) }), "error");
       return false;
     }
   }
+  if (answer.status === "over") {
+    toast(t("You resigned; the game is over."));
+    return answer;
+  }
   forget(table);
   toast(playing ? t("You resigned; a bot plays your seat.") : t("You left the table."));
-  return true;
+  return answer;
 }
 
 /** Open a finished table's game in the replay (My tables, the game-over panel, and an

@@ -359,7 +359,9 @@ export function framesOf(record) {
     const last = frames[frames.length - 1];
     frames.push({ ...last, kind: "over", winner: record.winner });
   }
-  return { rules, frames, names: record.players, sides: sidesOf(rules) };
+  // The seat whose player resigned, ending the game (docs/record-format.md), or null.
+  const resigned = Number.isInteger(record.resigned) && record.resigned >= 0 && record.resigned < n ? record.resigned : null;
+  return { rules, frames, names: record.players, sides: sidesOf(rules), resigned };
 }
 
 function sidesOf(rules) {
