@@ -314,3 +314,25 @@ def test_quick_play_tables_walked_away_from_stop_counting(tmp_path: Path) -> Non
         assert r.status_code == 429 and r.json()["code"] == "too_many_open", r.text
     finally:
         srv.stop()
+
+
+def test_a_checked_record_keeps_who_resigned_only_as_a_seat() -> None:
+    """The record check (``POST /api/records/verify``, what the replay viewer shows)
+    passes ``resigned`` on only as a seat of an unfinished game: from the network, a
+    bool, a text, a seat out of range or a resignation beside a winner is dropped."""
+    import random as rnd
+
+    from pitch.bots import make_bot, play_game
+    from pitch.engine import Rules, game_record
+    from pitch.server.records_check import checked_record
+
+    bots = [make_bot("random", rng=rnd.Random(i)) for i in range(3)]
+    stopped = game_record(play_game(Rules(players=3), bots, rnd.Random(1), max_hands=2).state)
+    assert stopped["winner"] is None
+    assert checked_record({**stopped, "resigned": 2})["resigned"] == 2
+    for bad in (True, "0", 3, -1, 1.0, None):
+        assert "resigned" not in checked_record({**stopped, "resigned": bad})
+    bots = [make_bot("heuristic", rng=rnd.Random(i)) for i in range(3)]
+    won = game_record(play_game(Rules(players=3, target=1), bots, rnd.Random(2)).state)
+    assert won["winner"] is not None
+    assert "resigned" not in checked_record({**won, "resigned": 0})
