@@ -19,7 +19,11 @@ from pitch.engine import verify_record
 from tests.web.conftest import new_page, post_json, seat_in, shot
 from tests.web.test_layout import FAULTS
 
-SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
+SIZES = {
+    "phone-360": {"width": 360, "height": 740},
+    "phone": {"width": 390, "height": 844},
+    "laptop": {"width": 1280, "height": 800},
+}
 LANGS = {"en": "en-US", "ru": "ru-RU"}
 RESIGNED = {
     "en": "You resigned. The game ended with no winner.",
@@ -51,7 +55,7 @@ def _table(url: str, players: int, name: str) -> tuple[str, str]:
 @pytest.mark.parametrize("lang", LANGS)
 def test_resign_from_the_table_menu(browser: Any, server_url: str, lang: str, size: str) -> None:
     table, token = _table(server_url, 3, "Dag")
-    page = new_page(browser, locale=LANGS[lang], viewport=SIZES[size], is_mobile=size == "phone")
+    page = new_page(browser, locale=LANGS[lang], viewport=SIZES[size], is_mobile=size != "laptop")
     seat_in(page, table, 0, token)
     page.goto(f"{server_url}/t/{table}")
     expect(page.locator("#hand .card")).to_have_count(6)
