@@ -147,3 +147,47 @@ def test_the_seven_seat_russian_table_fits_a_phone_with_the_menu(
     shot(page, "table-menu-ru-7-seats-360x740", full=False)
     assert page.js_errors == []
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_replay_says_who_resigned(
+    browser: Any, server_url: str, tmp_path: Any, lang: str
+) -> None:
+    """A record of a resigned game (``resigned``, docs/record-format.md) ends, in the
+    viewer, on who resigned; one resigned in its first hand has no hand to replay."""
+    import random
+
+    from pitch.bots import make_bot, play_game
+    from pitch.engine import Rules, game_record
+
+    bots = [make_bot("heuristic", rng=random.Random(i)) for i in range(3)]
+    state = play_game(Rules(players=3, target=21), bots, random.Random(3), max_hands=2).state
+    rec = game_record(state, players=["Dag", "Bot 2 (club)", "Bot 3 (club)"], resigned=0)
+    assert rec["winner"] is None and len(rec["hands"]) == 2
+    said = {
+        "en": "Dag resigned. The game ended with no winner.",
+        "ru": "Партия окончена без победителя: Dag сдаётся.",
+    }
+    page = new_page(browser, locale=LANGS[lang], viewport=SIZES["phone"])
+    page.goto(server_url + "/#replay")
+    page.wait_for_selector("body.ready")
+    path = tmp_path / "resigned.json"
+    path.write_text(json.dumps(rec))
+    page.set_input_files("#record-file", str(path))
+    expect(page.locator(".replay-controls")).to_be_visible()
+    page.click("[data-action=last]")
+    expect(page.locator(".side-panel .winner-line")).to_have_text(said[lang])
+    expect(page.locator(".replay-where .event")).to_have_text(said[lang])
+    shot(page, f"replay-resigned-{lang}-phone", full=False)
+    path = tmp_path / "resigned-at-once.json"
+    path.write_text(json.dumps({**rec, "hands": []}))
+    page.set_input_files("#record-file", str(path))
+    nothing = {
+        "en": "No hand of this game was finished: there is nothing to replay.",
+        "ru": "Ни одна раздача этой партии не была доиграна: смотреть нечего.",
+    }
+    expect(page.locator("#nothing-to-replay")).to_have_text(f"{said[lang]} {nothing[lang]}")
+    expect(page.locator(".replay-controls")).to_have_count(0)
+    assert page.evaluate("() => [...window.pitchI18n.missing]") == []
+    assert page.js_errors == []
+    page.context.close()

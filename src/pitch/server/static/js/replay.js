@@ -230,7 +230,7 @@ function describe(f) {
     case "result":
       return t("Hand {n} is over.", { n: f.hand + 1 });
     default:
-      return winnerText(game.rules, names(), f.winner);
+      return (f.winner === null && resignedText()) || winnerText(game.rules, names(), f.winner);
   }
 }
 
