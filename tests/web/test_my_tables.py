@@ -124,12 +124,16 @@ def test_my_tables_resume_leave_resign_replay_download(
     # Resign the game in play: alone with bots, that ends it (issue 44: the table was
     # deleted). It stays, over, and listed: the seat is still this browser's.
     playing, _ = tables["playing"]
-    page.once("dialog", lambda d: d.accept())
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     page.click(f'#my-tables li[data-table="{playing}"] [data-action=resign]')
     resigned = page.locator(f'#my-tables li[data-table="{playing}"]')
     expect(resigned).to_have_attribute("data-status", "over")
     expect(resigned).to_contain_text("Finished")
     expect(rows).to_have_count(3)
+    assert asked == [
+        "Resign this game? It ends here with no winner; its record and replay are kept."
+    ]
     info = _status(server_url, playing)
     assert isinstance(info, dict) and info["status"] == "over" and info["winner"] is None
     assert page.evaluate(f"() => localStorage.getItem('pitch.token.{playing}')") is not None

@@ -132,7 +132,7 @@ function row(r) {
   const open = h("a", { class: "button primary", href: `/t/${r.table}`, dataset: { action: "open" }, "aria-describedby": whoId }, r.status === "over" ? t("Show") : t("Resume"));
   const actions = [open];
   if (r.status === "waiting") actions.push(button("leave", t("Leave"), () => leave(r, t("Leave this table? Your seat is open again for someone else."))));
-  if (r.status === "playing") actions.push(button("resign", t("Resign"), () => leave(r, t("Resign this game? A bot plays your seat to the end."))));
+  if (r.status === "playing") actions.push(button("resign", t("Resign"), () => leave(r, resignQuestion(r))));
   if (r.status === "over") {
     actions.push(button("replay", t("Watch the replay"), () => watchReplay(r.table)));
     actions.push(h("a", { class: "button", href: api.recordUrl(r.table), download: `pitch-${r.table}.json`, dataset: { action: "download" }, "aria-describedby": whoId }, t("Download the record")));
@@ -154,6 +154,14 @@ function row(r) {
     ),
     h("span", { class: "invite" }, actions),
   );
+}
+
+/** What resigning does there: with nobody else named at the table (only bots), the
+ *  game ends (the server keeps it, over); else a bot plays the seat on. A player who
+ *  resigned earlier is still named (their bot plays on): then it says the latter. */
+function resignQuestion(r) {
+  const alone = (r.names || []).every((n, i) => i === r.seat || !n);
+  return alone ? t("Resign this game? It ends here with no winner; its record and replay are kept.") : t("Resign this game? A bot plays your seat to the end.");
 }
 
 async function leave(r, question) {
