@@ -1,22 +1,26 @@
 """Leaving a table (issue 17 item 10), against a real server: a waiting table's seat is
 open again, a game under way is resigned to the table's substitute bot, a table nobody
-holds a seat at any more is abandoned (deleted), and tables left stop counting to the
-unfinished-table limit."""
+holds a seat at any more is abandoned (deleted), a game whose last player resigns at a
+table of bots ends and is kept, and tables left stop counting to the unfinished-table
+limit."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
 
+from pitch.engine import replay_record
 from tests.server.helpers import (
     Player,
     ServerProcess,
     age_tables,
+    choose,
     claim,
     create_table,
     verify_with_cli,
@@ -134,36 +138,100 @@ def test_resigning_hands_the_seat_to_the_substitute_for_good(
         srv.stop()
 
 
-async def _watch_until_error(base: str, table: str, token: str) -> dict[str, Any]:
+async def _resign_mid_hand(base: str, table: str, token: str) -> list[dict[str, Any]]:
+    """Play the seat (low bids, random cards) until a hand is over and the next one
+    under way, resign over HTTP meanwhile, and read until the table says it is over."""
+    rng = random.Random(7)
+    got: list[dict[str, Any]] = []
     async with websockets.connect(ws_url(base, table)) as ws:
-        await ws.send(json.dumps({"type": "spectate"}))
-        while json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "state":
-            pass
+        await ws.send(json.dumps({"type": "auth", "token": token}))
+        acted = -1
+        while True:
+            m = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            got.append(m)
+            if m["type"] != "state":
+                continue
+            g = m["game"]
+            assert m["status"] == "playing", "the game ended before the resignation"
+            if g["hands_played"] >= 1 and g["phase"] == "bid" and g["bids"]:
+                break  # the second hand's auction is under way
+            if g["turn"] == 0 and g["legal"] and m["seq"] > acted:
+                acted = m["seq"]
+                act = {"type": "action", "action": choose(g, rng), "seq": m["seq"]}
+                await ws.send(json.dumps(act))
         r = await asyncio.to_thread(_leave, base, table, token)
-        assert r.json()["status"] == "abandoned"
+        assert r.json() == {"table": table, "seat": 0, "left": "resigned", "status": "over"}
+        while not (got[-1]["type"] == "state" and got[-1]["status"] == "over"):
+            got.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+        await ws.send(json.dumps({"type": "action", "action": "pass"}))
+        while got[-1]["type"] != "error":
+            got.append(json.loads(await asyncio.wait_for(ws.recv(), 30)))
+    return got
+
+
+def test_the_last_player_resigning_ends_the_game_and_keeps_it(tmp_path: Path) -> None:
+    """Issue 44 item 5: resigning at a table of bots deleted it (its link said "table
+    not found": no replay, no record). The game ends there instead, over with no winner
+    (as at the hand limit), and stays: the table, its record (which verifies, names
+    who resigned and replays), and the player's seat in My tables, after a restart too."""
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'pitch.db'}", log=tmp_path / "server.log")
+    srv.start()
+    try:
+        base = srv.base
+        t = create_table(
+            base,
+            {
+                "rules": {"players": 3, "target": 21},  # nobody wins in one hand
+                "seats": [
+                    {"kind": "human"},
+                    {"kind": "bot", "bot": "club"},
+                    {"kind": "bot", "bot": "random"},
+                ],
+                "options": {"bot_delay": 0},
+            },
+        )
+        me = claim(base, t["id"], 0, "Dag")
+        got = asyncio.run(_resign_mid_hand(base, t["id"], me["token"]))
+        over = got[-2]
+        assert over["type"] == "state" and over["status"] == "over"
+        assert over["resigned"] == 0 and over["seat"] == 0
+        # Nobody is to move: no turn, no legal moves, and a move is refused.
+        assert over["game"]["turn"] is None and over["game"]["legal"] == []
+        assert over["game"]["winner"] is None and over["game"]["hands_played"] == 1
+        assert got[-1]["code"] == "game_over"
+
+        for _ in range(2):  # as it was left, and after a restart (read from the store)
+            info = httpx.get(f"{base}/api/tables/{t['id']}").json()
+            assert info["status"] == "over" and info["winner"] is None
+            seat = info["seats"][0]
+            assert (seat["kind"], seat["name"], seat["claimed"]) == ("human", "Dag", True)
+            (mine,) = _mine(base, me)
+            assert mine["status"] == "over" and mine["won"] is None
+            assert _leave(base, t["id"], me["token"]).status_code == 409  # over: nothing to leave
+            rec = httpx.get(f"{base}/api/tables/{t['id']}/record").json()
+            assert rec["winner"] is None and rec["resigned"] == 0
+            assert len(rec["hands"]) == 1  # the finished hand; the one in play is not recorded
+            assert rec["players"][0] == "Dag"
+            verify_with_cli(rec, tmp_path)
+            assert replay_record(rec).winner is None
+            r = httpx.post(f"{base}/api/records/verify", json={"records": [rec]}, timeout=30)
+            assert r.status_code == 200 and r.json()["problems"] == [], r.text
+            assert len(r.json()["records"][0]["hands"]) == 1
+            state = asyncio.run(_first_state(base, t["id"], me["token"]))
+            assert state["status"] == "over" and state["resigned"] == 0
+            srv.stop()
+            srv.start()
+    finally:
+        srv.stop()
+
+
+async def _first_state(base: str, table: str, token: str) -> dict[str, Any]:
+    async with websockets.connect(ws_url(base, table)) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": token}))
         while True:
             m = json.loads(await asyncio.wait_for(ws.recv(), 30))
-            if m["type"] == "error":
+            if m["type"] == "state":
                 return dict(m)
-
-
-def test_the_last_player_resigning_abandons_the_table(server: ServerProcess) -> None:
-    base = server.base
-    t = create_table(
-        base,
-        {
-            "rules": {"players": 2},
-            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "club"}],
-            "options": {"bot_delay": 0.2},
-        },
-    )
-    me = claim(base, t["id"], 0, "Dag")
-    assert httpx.get(f"{base}/api/tables/{t['id']}").json()["status"] == "playing"
-    err = asyncio.run(_watch_until_error(base, t["id"], me["token"]))
-    assert err["code"] == "no_table"  # spectators are told, then let go
-    assert httpx.get(f"{base}/api/tables/{t['id']}").status_code == 404
-    assert httpx.get(f"{base}/api/tables/{t['id']}/record").status_code == 404
-    assert _mine(base, me) == []
 
 
 def test_tables_left_stop_counting_to_the_limit(tmp_path: Path) -> None:
@@ -194,8 +262,8 @@ def test_tables_left_stop_counting_to_the_limit(tmp_path: Path) -> None:
         third = create_table(base)
         assert httpx.post(base + "/api/tables", json={}, timeout=10).status_code == 429
 
-        # Resigning the game with a bot abandons it: the limit has room again.
-        assert _leave(base, playing["id"], mine_p["token"]).json()["status"] == "abandoned"
+        # Resigning the game with a bot ends it (over): the limit has room again.
+        assert _leave(base, playing["id"], mine_p["token"]).json()["status"] == "over"
         create_table(base)
         assert httpx.post(base + "/api/tables", json={}, timeout=10).status_code == 429
         assert third["status"] == "waiting" and _mine(base, friend)[0]["status"] == "waiting"
@@ -246,3 +314,25 @@ def test_quick_play_tables_walked_away_from_stop_counting(tmp_path: Path) -> Non
         assert r.status_code == 429 and r.json()["code"] == "too_many_open", r.text
     finally:
         srv.stop()
+
+
+def test_a_checked_record_keeps_who_resigned_only_as_a_seat() -> None:
+    """The record check (``POST /api/records/verify``, what the replay viewer shows)
+    passes ``resigned`` on only as a seat of an unfinished game: from the network, a
+    bool, a text, a seat out of range or a resignation beside a winner is dropped."""
+    import random as rnd
+
+    from pitch.bots import make_bot, play_game
+    from pitch.engine import Rules, game_record
+    from pitch.server.records_check import checked_record
+
+    bots = [make_bot("random", rng=rnd.Random(i)) for i in range(3)]
+    stopped = game_record(play_game(Rules(players=3), bots, rnd.Random(1), max_hands=2).state)
+    assert stopped["winner"] is None
+    assert checked_record({**stopped, "resigned": 2})["resigned"] == 2
+    for bad in (True, "0", 3, -1, 1.0, None):
+        assert "resigned" not in checked_record({**stopped, "resigned": bad})
+    bots = [make_bot("heuristic", rng=rnd.Random(i)) for i in range(3)]
+    won = game_record(play_game(Rules(players=3, target=1), bots, rnd.Random(2)).state)
+    assert won["winner"] is not None
+    assert "resigned" not in checked_record({**won, "resigned": 0})

@@ -73,7 +73,7 @@ def test_a_rematch_everyone_left_can_be_made_again(server: ServerProcess) -> Non
 
 
 def test_making_a_rematch_spends_the_table_creation_allowance(tmp_path: Path) -> None:
-    # Everyone leaving a rematch deletes it, and asking again made another: without the
+    # Everyone leaving a waiting rematch deletes it, and asking again made another: without the
     # allowance, a loop made and dropped tables (rows, ids) as fast as it could ask.
     srv = ServerProcess(
         db_url("sqlite", tmp_path), env={"PITCH_TABLES_PER_MINUTE": "3"}, log=tmp_path / "log"
@@ -83,20 +83,16 @@ def test_making_a_rematch_spends_the_table_creation_allowance(tmp_path: Path) ->
         base = srv.base
         t, tokens, _ = _finished_game(base)  # the first of the 3
         first = httpx.post(f"{base}/api/tables/{t}/rematch", json={"token": tokens[0]}).json()
-        joined = httpx.post(f"{base}/api/tables/{t}/rematch", json={"token": tokens[1]})
-        assert joined.status_code == 200 and joined.json()["table"] == first["table"]  # free
-        for c in (first, joined.json()):
-            httpx.post(f"{base}/api/tables/{c['table']}/leave", json={"token": c["token"]})
+        left = httpx.post(
+            f"{base}/api/tables/{first['table']}/leave", json={"token": first["token"]}
+        )
+        assert left.json()["status"] == "abandoned"  # waiting, nobody left: deleted
         again = httpx.post(f"{base}/api/tables/{t}/rematch", json={"token": tokens[0]})
         assert again.status_code == 200, again.text  # the third
-        c = again.json()
-        assert (
-            httpx.post(f"{base}/api/tables/{c['table']}/leave", json={"token": c["token"]}).json()[
-                "status"
-            ]
-            == "abandoned"
-        )
-        refused = httpx.post(f"{base}/api/tables/{t}/rematch", json={"token": tokens[0]})
+        joined = httpx.post(f"{base}/api/tables/{t}/rematch", json={"token": tokens[1]})
+        assert joined.status_code == 200 and joined.json()["table"] == again.json()["table"]
+        # Joining was free; making the two rematches spent the allowance.
+        refused = httpx.post(f"{base}/api/tables", json={}, timeout=10)
         assert refused.status_code == 429 and refused.json()["code"] == "too_many_requests"
     finally:
         srv.stop()

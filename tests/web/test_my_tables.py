@@ -121,21 +121,30 @@ def test_my_tables_resume_leave_resign_replay_download(
     page.go_back()
     expect(rows).to_have_count(3)
 
-    # Resign the game in play: a bot takes the seat; alone with bots, the table goes.
+    # Resign the game in play: alone with bots, that ends it (issue 44: the table was
+    # deleted). It stays, over, and listed: the seat is still this browser's.
     playing, _ = tables["playing"]
-    page.once("dialog", lambda d: d.accept())
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     page.click(f'#my-tables li[data-table="{playing}"] [data-action=resign]')
-    expect(rows).to_have_count(2)
-    assert _status(server_url, playing) == 404
-    assert page.evaluate(f"() => localStorage.getItem('pitch.token.{playing}')") is None
+    resigned = page.locator(f'#my-tables li[data-table="{playing}"]')
+    expect(resigned).to_have_attribute("data-status", "over")
+    expect(resigned).to_contain_text("Finished")
+    expect(rows).to_have_count(3)
+    assert asked == [
+        "Resign this game? It ends here with no winner; its record and replay are kept."
+    ]
+    info = _status(server_url, playing)
+    assert isinstance(info, dict) and info["status"] == "over" and info["winner"] is None
+    assert page.evaluate(f"() => localStorage.getItem('pitch.token.{playing}')") is not None
 
     # Leave the waiting table: the seat is open again, Bo still sits there.
     page.once("dialog", lambda d: d.dismiss())  # asked first: nothing happens
     page.click(f'#my-tables li[data-table="{waiting}"] [data-action=leave]')
-    expect(rows).to_have_count(2)
+    expect(rows).to_have_count(3)
     page.once("dialog", lambda d: d.accept())
     page.click(f'#my-tables li[data-table="{waiting}"] [data-action=leave]')
-    expect(rows).to_have_count(1)
+    expect(rows).to_have_count(2)
     info = _status(server_url, waiting)
     assert isinstance(info, dict)
     assert [s["claimed"] for s in info["seats"]] == [False, True, False]
@@ -156,20 +165,22 @@ def test_my_tables_resume_leave_resign_replay_download(
     row.locator("[data-action=replay]").click()
     expect(page.locator(".replay-controls")).to_be_visible()
     page.go_back()
-    expect(rows).to_have_count(1)
+    expect(rows).to_have_count(2)
     # The Replays page lists it too (a phone has no record file to open), and plays it.
     page.click("header a[href='/#replay']")
     mine = page.locator(f'.my-games li[data-table="{over}"]')
     expect(mine).to_contain_text(result)
-    expect(page.locator(".my-games li")).to_have_count(1)  # only the finished one
+    expect(page.locator(".my-games li")).to_have_count(2)  # only the finished ones
     shot(page, "replay-my-games-1280-en")
     mine.locator("[data-action=watch]").click()
     expect(page.locator(".replay-controls")).to_be_visible()
     expect(page.locator(".step")).to_have_text(re.compile(r"^Move 1 of"))
     page.goto(f"{server_url}/")
-    expect(rows).to_have_count(1)
+    expect(rows).to_have_count(2)
 
     # Off the list: the panel goes.
+    page.locator(f'#my-tables li[data-table="{playing}"] [data-action=forget]').click()
+    expect(rows).to_have_count(1)
     page.locator(f'#my-tables li[data-table="{over}"] [data-action=forget]').click()
     expect(page.locator("#my-tables")).to_be_hidden()
     page.reload()

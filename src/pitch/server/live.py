@@ -21,6 +21,9 @@ from pitch.server.limits import TokenBucket
 from pitch.server.schemas import TableOptions
 from pitch.store import ChatRow, EventRow, StoredTable
 
+RESIGN = "resign"
+"""The event that ends a game where the last player resigned at a table of bots."""
+
 
 def deal_if_needed(state: GameState) -> EventRow | None:
     """Between hands the engine waits for a deal: draw it with ``secrets``."""
@@ -238,6 +241,9 @@ class LiveTable:
     """Monotonic time of the last state sent (a spectator is idle only while it stays)."""
     rematch: str | None = None
     """The table of this finished game's rematch, once a player asked for one."""
+    resigned: int | None = None
+    """The seat whose player's resignation ended the game: the last player at a table
+    of bots (a ``resign`` event; :meth:`pitch.server.seats.SeatClaims.leave`)."""
     chat_buckets: dict[str, TokenBucket] = field(default_factory=dict)
     """Chat lines by who says them (a seat, or a spectator's client), however many
     sockets they have open: a few at once, then one every two seconds."""
@@ -288,6 +294,8 @@ class LiveTable:
         if e.kind == "deal":
             assert e.deal is not None
             self.state.deal(e.deal)
+        elif e.kind == RESIGN:  # the game ends here; the hand in play is not finished
+            self.resigned = e.seat
         else:
             assert e.action is not None and e.seat == self.state.current_player()
             self.note_bid(self.state, e.seat, e.by)

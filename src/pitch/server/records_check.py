@@ -117,6 +117,13 @@ def checked_record(record: object) -> dict[str, Any]:
     end = game_end_json(state.rules, state.history[-1]) if state.winner is not None else None
     if end is not None:
         extra["end"] = end  # for the replay viewer's last summary: why the game ended
+    resigned = record.get("resigned")
+    if (
+        state.winner is None
+        and type(resigned) is int  # not a bool, not a float
+        and 0 <= resigned < state.rules.players
+    ):
+        extra["resigned"] = resigned  # the viewer says who resigned, ending the game
     return game_record(state, **extra)
 
 

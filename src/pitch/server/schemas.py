@@ -218,9 +218,10 @@ class LeftTable(BaseModel):
     left: Literal["freed", "resigned"]
     """``freed``: the table was waiting and the seat is open again; ``resigned``: the
     game was in play and the table's ``substitute`` bot plays the seat to the end."""
-    status: Literal["waiting", "playing", "abandoned"]
-    """The table's status now; ``abandoned``: no player held a seat any more, so the
-    table was deleted (its link answers 404)."""
+    status: Literal["waiting", "playing", "over", "abandoned"]
+    """The table's status now; ``over``: the last player resigned at a table of bots,
+    which ended the game (kept, with no winner); ``abandoned``: no player held a seat
+    any more at a waiting table, so the table was deleted (its link answers 404)."""
 
 
 class Problem(BaseModel):

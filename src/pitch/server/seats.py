@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from pitch.engine import GameState
 from pitch.server.errors import ServiceError
-from pitch.server.live import deal_if_needed, hash_token, names_at
+from pitch.server.live import RESIGN, deal_if_needed, hash_token, names_at
 from pitch.server.play import broadcast
 from pitch.server.schemas import LeftTable
 from pitch.server.text import (
@@ -102,7 +102,10 @@ class SeatClaims:
         waiting for players the seat is open again; in a game under way they resign and
         the table's ``substitute`` bot plays the seat for good. Either way the table
         stops counting to ``client``'s unfinished tables if ``client`` created it. A
-        table where no player holds a seat any more is abandoned: deleted."""
+        waiting table where no player holds a seat any more is abandoned: deleted. A
+        game whose last player resigns (everyone else is a bot) ends there instead,
+        over with no winner, as at the hand limit: it is kept, with its record and
+        replay, and the seat stays theirs, so that their page and My tables show it."""
         svc = self.svc
         t = await svc.lifecycle.find(table_id, live=True)
         async with t.lock:
@@ -118,15 +121,37 @@ class SeatClaims:
                 return LeftTable(table=t.id, seat=seat, left="freed", status="playing")
             resign = t.status == "playing"
             bot = t.options.substitute if resign else None
+            # Ends the game if nobody else holds a seat (the store decides, in the same
+            # transaction): a game of bots alone is not played on, nor thrown away.
+            end = (t.seq, EventRow(kind=RESIGN, seat=seat)) if resign else None
             assert s.token_hash is not None
             try:
-                abandoned = await svc.lifecycle.write_seats(
-                    t, svc.repo.leave, t.id, seat, token_hash=s.token_hash, client=client, bot=bot
+                outcome = await svc.lifecycle.write_seats(
+                    t,
+                    svc.repo.leave,
+                    t.id,
+                    seat,
+                    token_hash=s.token_hash,
+                    client=client,
+                    bot=bot,
+                    end=end,
                 )
             except StaleWrite:
                 raise ServiceError(
                     409, f"seat {seat} changed meanwhile; try again", "seat_changed", seat=seat
                 ) from None
+            if outcome == "over":
+                t.status, t.resigned = "over", seat
+                t.seq += 1
+                t.idle_since = time.monotonic()
+                if s.conns:  # a hint being worked out for the move nobody makes now
+                    for c in s.conns:
+                        if c.hint_task is not None:
+                            c.hint_task.cancel()
+                broadcast(t)
+                svc.scheduler.schedule(t)  # no more moves: clears the timer
+                return LeftTable(table=t.id, seat=seat, left="resigned", status="over")
+            abandoned = outcome == "abandoned"
             for c in list(s.conns):  # the player's other pages watch from now on
                 if c.hint_task is not None:
                     c.hint_task.cancel()

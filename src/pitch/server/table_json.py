@@ -60,8 +60,9 @@ def state_texts(t: LiveTable) -> StateTexts:
         "last": _last_json(t),
         "turn_deadline": t.turn_deadline,
         "rematch": t.rematch,
+        "resigned": t.resigned,
     }
-    return StateTexts(top, t.state)
+    return StateTexts(top, t.state, stopped=t.status == "over")
 
 
 def state_message(t: LiveTable, seat: int | None) -> dict[str, Any]:
@@ -73,4 +74,5 @@ def finished_record(t: LiveTable) -> dict[str, Any]:
     """A finished game's record in the engine's record format (``pitch verify``)."""
     if t.state is None or t.status != "over":
         raise ServiceError(409, "the game is not over yet", "not_over")
-    return game_record(t.state, table=t.id, players=t.names())
+    extra = {} if t.resigned is None else {"resigned": t.resigned}
+    return game_record(t.state, table=t.id, players=t.names(), **extra)

@@ -132,13 +132,22 @@ class StateTexts:
     """One moment of a table as ``state`` message texts, serialised once: the public
     part is shared and each seat adds only its own hand and legal actions."""
 
-    def __init__(self, top: dict[str, Any], state: GameState | None) -> None:
+    def __init__(
+        self, top: dict[str, Any], state: GameState | None, *, stopped: bool = False
+    ) -> None:
+        """``stopped``: the table is over although the engine's game is not (stopped at
+        the hand limit, or by the last player's resignation mid-hand): nobody is to
+        act, so no ``turn`` and no ``legal`` moves."""
         self._top = _dumps(top)[:-1]  # drop the closing brace: fields follow
         self._state = state
+        self._stopped = stopped
         # One view serves both: the public part is the same from every seat, and the
         # seat to act (if any) also needs its own for its refusals.
         self._view = None if state is None else state.view(_acting_or_0(state))
-        self._game = None if self._view is None else _dumps(public_json(self._view))[:-1]
+        game = None if self._view is None else public_json(self._view)
+        if game is not None and stopped:
+            game["turn"] = None
+        self._game = None if game is None else _dumps(game)[:-1]
         self._why: str | None = None
 
     def text(self, seat: int | None) -> str:
@@ -150,7 +159,7 @@ class StateTexts:
         st = self._state
         phase = st.phase
         hand = _hand_json(0 if phase == OVER else st.hands[seat])
-        mine = phase in (BID, PLAY) and st.current_player() == seat
+        mine = phase in (BID, PLAY) and st.current_player() == seat and not self._stopped
         legal = _legal_json(st.legal_mask()) if mine else "[]"
         why = self._refusals() if mine else "null"
         return f'{head}{self._game},"hand":{hand},"legal":{legal},"refusals":{why}}}}}'

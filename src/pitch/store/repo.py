@@ -183,16 +183,22 @@ class TableRepo:
         token_hash: str,
         client: str,
         bot: str | None = None,
-    ) -> bool:
+        end: tuple[int, EventRow] | None = None,
+    ) -> str:
         """The player holding ``seat`` (by its token hash) leaves it, in one transaction.
 
         Without ``bot`` (a table still waiting for players) the seat is open again: no
         token, no name. With ``bot`` (a game in play) the player resigns: the seat
         becomes a bot seat played by ``bot`` for good; it keeps the player's name for
         the record. If ``client`` created the table, it stops counting to the client's
-        unfinished tables (:meth:`open_tables_of`). If no player holds a seat any more,
-        the table is abandoned: deleted with its seats and events, and ``True`` is
-        returned. :class:`StaleWrite` if the seat is not held by that token."""
+        unfinished tables (:meth:`open_tables_of`). Answers ``"kept"``; or, if no player
+        holds a seat any more, the table is abandoned: deleted with its seats and
+        events (``"abandoned"``). But with ``end`` (``(seq, event)``: a game in play,
+        whose next event is number ``seq``) the last player's resignation ends the game
+        instead (``"over"``): ``event`` is stored, the table is over with no winner, and
+        the seat stays theirs (their token still finds the finished table), so the
+        game is kept, with its record. :class:`StaleWrite` if the seat is not held by
+        that token (or the table is not at ``seq``)."""
         values: dict[str, Any] = (
             {"token_hash": None, "name": None}
             if bot is None
@@ -200,6 +206,25 @@ class TableRepo:
         )
         with self.db.sessions.begin() as s:
             self._ours(s, table_id)
+            if end is not None and not self._held_by_others(s, table_id, seat):
+                held = s.scalar(
+                    select(func.count()).where(
+                        SeatModel.table_id == table_id,
+                        SeatModel.seat == seat,
+                        SeatModel.kind == "human",
+                        SeatModel.token_hash == token_hash,
+                    )
+                )
+                if held != 1:
+                    raise StaleWrite(f"seat {seat} of table {table_id} is not held by that token")
+                s.execute(
+                    update(TableModel)
+                    .where(TableModel.id == table_id, TableModel.creator == client)
+                    .values(creator=LEFT + client)
+                )
+                seq, event = end
+                self._append(s, table_id, seq, [event], status="over", winner=None)
+                return "over"
             r = s.execute(
                 update(SeatModel)
                 .where(
@@ -231,9 +256,22 @@ class TableRepo:
                 s.execute(
                     update(TableModel).where(TableModel.rematch == table_id).values(rematch=None)
                 )
-                return True
+                return "abandoned"
             s.execute(update(TableModel).where(TableModel.id == table_id).values(updated_at=_now()))
-            return False
+            return "kept"
+
+    @staticmethod
+    def _held_by_others(s: Any, table_id: str, seat: int) -> bool:
+        """Whether a player (or a stranger waiting for a quick-play bot seat) holds a
+        seat of the table other than ``seat``."""
+        n = s.scalar(
+            select(func.count()).where(
+                SeatModel.table_id == table_id,
+                SeatModel.seat != seat,
+                SeatModel.token_hash.is_not(None),
+            )
+        )
+        return bool(n)
 
     def claim(
         self,

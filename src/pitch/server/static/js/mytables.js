@@ -132,7 +132,7 @@ function row(r) {
   const open = h("a", { class: "button primary", href: `/t/${r.table}`, dataset: { action: "open" }, "aria-describedby": whoId }, r.status === "over" ? t("Show") : t("Resume"));
   const actions = [open];
   if (r.status === "waiting") actions.push(button("leave", t("Leave"), () => leave(r, t("Leave this table? Your seat is open again for someone else."))));
-  if (r.status === "playing") actions.push(button("resign", t("Resign"), () => leave(r, t("Resign this game? A bot plays your seat to the end."))));
+  if (r.status === "playing") actions.push(button("resign", t("Resign"), () => leave(r, resignQuestion(r))));
   if (r.status === "over") {
     actions.push(button("replay", t("Watch the replay"), () => watchReplay(r.table)));
     actions.push(h("a", { class: "button", href: api.recordUrl(r.table), download: `pitch-${r.table}.json`, dataset: { action: "download" }, "aria-describedby": whoId }, t("Download the record")));
@@ -156,26 +156,42 @@ function row(r) {
   );
 }
 
+/** What resigning does there: with nobody else named at the table (only bots), the
+ *  game ends (the server keeps it, over); else a bot plays the seat on. A player who
+ *  resigned earlier is still named (their bot plays on): then it says the latter. */
+function resignQuestion(r) {
+  const alone = (r.names || []).every((n, i) => i === r.seat || !n);
+  return alone ? t("Resign this game? It ends here with no winner; its record and replay are kept.") : t("Resign this game? A bot plays your seat to the end.");
+}
+
 async function leave(r, question) {
   if (await leaveTable(r.table, r.status === "playing", question)) await refresh();
 }
 
 /** Leave (or, in a game under way, resign) this browser's seat at `table` once the
- *  player confirms `question`; true when the seat is no longer theirs. */
+ *  player confirms `question`: false if they did not, else the server's answer
+ *  (`{status}`, `{}` if the seat or table was gone already). A resignation that ended
+ *  the game (the last player at a table of bots: status "over") keeps the seat's token:
+ *  the finished game stays theirs, listed here, with its replay and record. */
 export async function leaveTable(table, playing, question) {
   if (!window.confirm(question)) return false;
   const token = heldSeats().find((s) => s.table === table)?.token;
+  let answer = {};
   try {
-    if (token) await api.leave(table, token);
+    if (token) answer = (await api.leave(table, token)) || {};
   } catch (e) {
     if (e.status !== 403 && e.status !== 404) {
       toast(t("Could not leave the table: {why}", { why: apiError(e) }), "error");
       return false;
     }
   }
+  if (answer.status === "over") {
+    toast(t("You resigned; the game is over."));
+    return answer;
+  }
   forget(table);
   toast(playing ? t("You resigned; a bot plays your seat.") : t("You left the table."));
-  return true;
+  return answer;
 }
 
 /** Open a finished table's game in the replay (My tables, the game-over panel, and an

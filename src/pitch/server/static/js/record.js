@@ -269,6 +269,8 @@ export function checkRecord(record) {
     players: checkNames(record.players, rules.players),
     winner: seatOrNull(record.winner, numSides(rules), "winner"),
     end: checkEnd(record.end),
+    // Who resigned, ending the game (docs/record-format.md): a seat, else dropped.
+    resigned: Number.isInteger(record.resigned) && record.resigned >= 0 && record.resigned < rules.players ? record.resigned : null,
   };
 }
 
@@ -359,7 +361,7 @@ export function framesOf(record) {
     const last = frames[frames.length - 1];
     frames.push({ ...last, kind: "over", winner: record.winner });
   }
-  return { rules, frames, names: record.players, sides: sidesOf(rules) };
+  return { rules, frames, names: record.players, sides: sidesOf(rules), resigned: record.resigned ?? null };
 }
 
 function sidesOf(rules) {

@@ -180,6 +180,12 @@ function loader() {
 /** The players' names in the reader's language. A record names bots language-neutrally
  *  (server live.py `names`: "Bot 2 (club)", "Tess, then Bot 2 (club)", "Bot 2 (club),
  *  then Ann"); a player's own name is shown as it is. */
+/** Who resigned, ending the game (a record's `resigned`), or null. */
+function resignedText() {
+  const seat = game.resigned;
+  return seat === null || seat === undefined ? null : t("{name} resigned. The game ended with no winner.", { name: seatName(names(), seat) });
+}
+
 function names() {
   return game.names && game.names.map((raw) => recordName(raw, true)); // a record may name nobody
 }
@@ -224,7 +230,7 @@ function describe(f) {
     case "result":
       return t("Hand {n} is over.", { n: f.hand + 1 });
     default:
-      return winnerText(game.rules, names(), f.winner);
+      return (f.winner === null && resignedText()) || winnerText(game.rules, names(), f.winner);
   }
 }
 
@@ -245,6 +251,12 @@ function draw() {
     root.append(h("p", { class: "empty" }, t("Open a game record to watch it move by move.")));
     const list = myGames();
     if (list) root.append(list);
+    return;
+  }
+  if (!game.frames.length) {
+    // A game resigned in its first hand: a record holds finished hands only.
+    const why = resignedText();
+    root.append(h("p", { class: "empty", id: "nothing-to-replay" }, why ? `${why} ` : "", t("No hand of this game was finished: there is nothing to replay.")));
     return;
   }
   const f = game.frames[index];
@@ -325,7 +337,7 @@ function draw() {
   const side = h("aside", { class: "side-panel" });
   if (f.result) side.append(handSummary(game.rules, names(), f.result, f.hand + 1));
   if (f.kind === "over")
-    side.prepend(h("p", { class: "winner-line" }, winnerText(game.rules, names(), f.winner)));
+    side.prepend(h("p", { class: "winner-line" }, (f.winner === null && resignedText()) || winnerText(game.rules, names(), f.winner)));
   const results = game.frames.filter((x) => x.kind === "result" && x.hand <= f.hand && (x.hand < f.hand || f.result));
   side.append(scoreSheet(game.rules, shortNames(), results.map((x) => x.result)));
   const scoreNow = h(
@@ -390,7 +402,7 @@ function stop() {
 
 /** Keyboard: arrows step, Page Up/Down jump a hand, Home/End, space plays. */
 export function replayKey(e) {
-  if (!game || e.target.closest?.("input, select, textarea")) return false;
+  if (!game || !game.frames.length || e.target.closest?.("input, select, textarea")) return false;
   const f = game.frames[index];
   const keys = {
     ArrowRight: () => go(index + 1),

@@ -11,7 +11,7 @@ import * as settings from "./settings.js";
 import * as sound from "./sound.js";
 import { handSummary, scoreSheet, seatName, sideName, winnerText } from "./summary.js";
 import { joinView, waitingPanel } from "./seating.js";
-import { watchReplay } from "./mytables.js";
+import { leaveTable, watchReplay } from "./mytables.js";
 import { chatPanel, receiveChat, resetChat } from "./chat.js";
 import { walkthrough } from "./walkthrough.js";
 
@@ -38,7 +38,7 @@ let ticker = 0;
 
 export async function showTable(main, id) {
   root = main;
-  Object.assign(S, { id, info: null, msg: null, seat: null, waiting: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, timerNote: null, closed: false, blocked: false, focusedOnce: false });
+  Object.assign(S, { id, info: null, msg: null, seat: null, waiting: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, timerNote: null, closed: false, blocked: false, focusedOnce: false, menuOpen: false });
   window.pitchTable = S; // the tests read results from here
   resetChat(id, (line) => send({ type: "chat", ...line }));
   let info;
@@ -339,7 +339,7 @@ function focusKey() {
 /** Where focus goes when its control is gone after a redraw (a bid made, the last card
  *  played): the next thing the player will do, else the page, never the document body. */
 function nextFocus() {
-  return root.querySelector(".hand .card.legal") || root.querySelector(".hand .card") || root.querySelector("#actions button:not([disabled])") || document.getElementById("main");
+  return root.querySelector("#game-over #rematch") || root.querySelector(".hand .card.legal") || root.querySelector(".hand .card") || root.querySelector("#actions button:not([disabled])") || document.getElementById("main");
 }
 
 function draw() {
@@ -412,8 +412,11 @@ function drawPage() {
     h("h1", { class: "sr-only" }, t("Pitch table")),
     h(
       "div",
-      { class: "table-layout" },
-      h("div", { class: "board-wrap" }, h("div", { class: "status-row" }, statusLine(g), turnClock(), facts), notices(), board, actionBar(g), handEl(g)),
+      { class: `table-layout${over(g) ? " is-over" : ""}` },
+      // Over: the result comes first, so a phone shows it (and Rematch) above the board,
+      // not a screen below it; style.css puts it atop the side column on a wide screen.
+      over(g) ? gameOver(g, rules) : null,
+      h("div", { class: "board-wrap" }, h("div", { class: "status-row" }, statusLine(g), turnClock(), facts, tableMenu(g)), notices(), board, actionBar(g), handEl(g)),
       sidePanel(g, rules),
     ),
   );
@@ -435,9 +438,12 @@ function over(g) {
   return (g.winner !== null && g.winner !== undefined) || S.msg?.status === "over";
 }
 
-/** Who won, or why nobody did: the game stopped at the server's hand limit. */
+/** Who won, or why nobody did: the last player resigned, or the game stopped at the
+ *  server's hand limit. */
 function endText(g, rules) {
   if (g.winner !== null && g.winner !== undefined) return winnerText(rules, names(), g.winner);
+  const quit = S.msg?.resigned;
+  if (Number.isInteger(quit)) return quit === S.seat ? t("You resigned. The game ended with no winner.") : t("{name} resigned. The game ended with no winner.", { name: name(quit) });
   return t("The game stopped at this server's limit of hands a game ({n}): nobody won.", { n: g.hands_played });
 }
 
@@ -699,7 +705,6 @@ function sidePanel(g, rules) {
       h("ol", { class: "auction", id: "auction" }, g.bids.map((b) => h("li", {}, `${name(b.seat)}: ${bidText(b.bid)}`))),
     );
   }
-  if (over(g)) side.prepend(gameOver(g, rules));
   if (g.last_hand) side.append(handSummary(rules, namesAt(g.hands_played), g.last_hand, g.hands_played));
   const rows = Object.keys(S.results).map(Number).sort((a, b) => a - b).map((k) => S.results[k]);
   const chat = S.info?.options?.chat ?? "free";
@@ -743,13 +748,18 @@ function gameOver(g, rules) {
     h("h2", { class: "winner-line" }, endText(g, rules)),
     h("p", { class: "final-score" }, t("Final score:"), " ", g.scores.map((s, i) => [i ? " · " : null, h("span", { class: "side-score", dataset: { side: String(i) } }, sideScore(rules, i, s))])),
     whyTheWinner(g, rules),
-    h("a", { class: "button", href: api.recordUrl(S.id), download: `pitch-${S.id}.json`, id: "download-record" }, t("Download the record")),
-    " ",
-    h("button", { type: "button", class: "primary", id: "watch-replay", onclick: () => watchReplay(S.id) }, t("Watch the replay")),
-    " ",
-    h("a", { class: "button", href: "/" }, t("New game")),
+    // Rematch first: the next step of most players, and on a phone still on screen.
+    h(
+      "p",
+      { class: "game-over-actions" },
+      S.seat !== null && S.seat !== undefined ? [rematchButton(), " "] : null,
+      h("button", { type: "button", class: "primary", id: "watch-replay", onclick: () => watchReplay(S.id) }, t("Watch the replay")),
+      " ",
+      h("a", { class: "button", href: api.recordUrl(S.id), download: `pitch-${S.id}.json`, id: "download-record" }, t("Download the record")),
+      " ",
+      h("a", { class: "button", href: "/" }, t("New game")),
+    ),
   ]);
-  if (S.seat !== null && S.seat !== undefined) box.append(" ", rematchButton());
   return box;
 }
 
@@ -779,9 +789,95 @@ function onClaimed(seat, token) {
   draw();
 }
 
+/** The table's menu ("⋯" in the status row) for a player in a game under way: Resign.
+ *  A menu button as the WAI-ARIA practices have it: Enter, Space or ↓ opens it on its
+ *  first item (↑ on its last), ↑ ↓ Home End move, Esc closes it back onto the button,
+ *  Tab or a click elsewhere closes it. It stays open across redraws (every state
+ *  message draws the page again), its focus kept by id (focusKey). */
+function tableMenu(g) {
+  if (S.seat === null || S.seat === undefined || over(g)) return null;
+  const open = S.menuOpen;
+  const item = (key, label, fn) =>
+    h("button", { type: "button", role: "menuitem", tabindex: "-1", id: `menu-${key}`, onclick: () => (setMenu(false), fn()) }, label);
+  return h(
+    "div",
+    { class: "menu-wrap" },
+    h(
+      "button",
+      {
+        type: "button",
+        class: "icon-button menu-button",
+        id: "table-menu-button",
+        "aria-haspopup": "menu",
+        "aria-expanded": open ? "true" : "false",
+        "aria-controls": "table-menu",
+        "aria-label": t("Game menu"),
+        title: t("Game menu"),
+        onclick: () => setMenu(!S.menuOpen, "first"),
+        onkeydown: (e) => {
+          if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
+          e.preventDefault();
+          setMenu(true, e.key === "ArrowUp" ? "last" : "first");
+        },
+      },
+      "⋯",
+    ),
+    h("div", { class: "menu", id: "table-menu", role: "menu", "aria-labelledby": "table-menu-button", hidden: !open, onkeydown: menuKey }, item("resign", t("Resign"), resignHere)),
+  );
+}
+
+/** Open (focus on its `where` item: "first" or "last") or close the menu, in place;
+ *  closed, focus goes back to its button unless `refocus` is false. */
+function setMenu(open, where = "first", refocus = true) {
+  S.menuOpen = open;
+  const menu = root?.querySelector("#table-menu");
+  const button = root?.querySelector("#table-menu-button");
+  if (!menu || !button) return;
+  menu.hidden = !open;
+  button.setAttribute("aria-expanded", open ? "true" : "false");
+  const items = [...menu.querySelectorAll("[role=menuitem]")];
+  if (open) (where === "last" ? items[items.length - 1] : items[0])?.focus();
+  else if (refocus) button.focus();
+}
+
+function menuKey(e) {
+  const items = [...e.currentTarget.querySelectorAll("[role=menuitem]")];
+  const i = items.indexOf(document.activeElement);
+  const to = { ArrowDown: (i + 1) % items.length, ArrowUp: (i - 1 + items.length) % items.length, Home: 0, End: items.length - 1 }[e.key];
+  if (to !== undefined) items[to].focus();
+  else if (e.key === "Escape") setMenu(false);
+  else if (e.key === "Tab") return setMenu(false, "first", false); // focus moves on as usual
+  else return;
+  e.preventDefault();
+  e.stopPropagation();
+}
+
+// A click (or tap) outside the open menu closes it.
+document.addEventListener("pointerdown", (e) => {
+  if (S.menuOpen && !e.target.closest?.(".menu-wrap")) setMenu(false, "first", false);
+});
+
+/** Resign from the table (the menu), after the player confirms. At a table where
+ *  everyone else is a bot the game ends there, kept with its record (the server keeps
+ *  the seat theirs: the page shows the game over); else a bot plays the seat on and
+ *  this page watches. */
+async function resignHere() {
+  const id = S.id;
+  const alone = S.msg.seats.every((x, i) => i === S.seat || (x.kind === "bot" && !x.arriving));
+  const question = alone
+    ? t("Resign this game? It ends here with no winner; its record and replay are kept.")
+    : t("Resign this game? A bot plays your seat to the end.");
+  const left = await leaveTable(id, true, question);
+  if (!left || S.id !== id || S.closed) return;
+  if (left.status !== "over") {
+    S.seat = null;
+    connect(true); // the seat is the bot's: watch the game from here on
+  }
+}
+
 /** Keyboard: P pass, 1-4 bid, H hint, L last trick. */
 export function onKey(e) {
-  if (e.target.closest?.("input, select, textarea, dialog")) return false;
+  if (e.target.closest?.("input, select, textarea, dialog, [role=menu]")) return false;
   const g = S.msg?.game;
   if (!g) return false;
   const k = e.key.toLowerCase();
