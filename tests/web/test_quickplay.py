@@ -10,6 +10,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.support.timing import margin_ms
+from tests.web.a11y import assert_accessible
 from tests.web.conftest import PHONE, new_page, seat_in, shot, shots
 from tests.web.test_play import MY_TURN, _state, _take_turn
 
@@ -80,6 +81,7 @@ def test_quick_play_two_strangers_one_table(browser: Any, server_url: str) -> No
         f"Вы заняли место {seat + 1} бота в идущей игре: его очки переходят к вам."
     )
     shots(bob, "table-quick-took-over-ru")
+    assert_accessible(bob, "the table with the took-over notice (ru)")
     token = bob.evaluate("t => localStorage.getItem('pitch.token.' + t)", table)
     bob_en = new_page(browser)  # the same seat, in English
     seat_in(bob_en, table, seat, token)
