@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.web.a11y import assert_accessible
+from tests.web.conftest import DATA, PHONE, new_page
 
 CLEAN = """<!doctype html><html lang="en"><head><title>Clean</title></head>
 <body><main><h1>Clean</h1><button type="button">Deal</button></main></body></html>"""
@@ -42,3 +44,23 @@ def test_a_fault_added_by_script_is_found(page: Any) -> None:
     page.evaluate("() => document.querySelector('button').textContent = ''")
     with pytest.raises(AssertionError, match="button-name"):
         assert_accessible(page, "a page that lost a name", sizes=None)
+
+
+def test_a_score_sheet_that_scrolls_is_reached_by_keyboard(browser: Any, server_url: str) -> None:
+    # A long game's score sheet (or seven sides on a phone) scrolls: axe found it out of
+    # the keyboard's reach at a 7-seat table. Its height cut here stands for many hands.
+    page = new_page(browser, locale="ru-RU", **PHONE)
+    page.goto(server_url + "/#replay")
+    page.set_input_files("#record-file", str(DATA / "partners.jsonl"))
+    page.click("[data-action=last]")
+    wrap = page.locator(".score-sheet-wrap")
+    expect(wrap).to_be_visible()
+    wrap.evaluate("w => (w.style.maxHeight = '4rem')")
+    page.wait_for_function(
+        "() => { const w = document.querySelector('.score-sheet-wrap');"
+        " return w.scrollHeight > w.clientHeight; }"
+    )
+    assert_accessible(page, "a score sheet that scrolls (ru)", sizes=None)
+    expect(wrap).to_have_accessible_name("Таблица очков")
+    assert page.js_errors == []
+    page.context.close()
