@@ -304,3 +304,53 @@ def test_play_now_does_not_seat_a_newcomer_in_a_game_nobody_is_at(tmp_path: Path
         assert cy["table"] == bob["table"] and cy["seat"] == 1, cy
     finally:
         srv.stop()
+
+
+def test_play_now_prefers_a_fresh_game_then_one_between_hands(quick_server: str) -> None:
+    """Issue 44 item 12: Play now offers a game nobody has bid in yet first, then one
+    between hands (the seat is the newcomer's at once, with no hand to watch), and only
+    then one in mid-hand, even where that one has more people; the answer says which."""
+    base = quick_server
+    rules = {"players": 4, "target": 21}  # no other test quick-plays these rules
+
+    def quick(name: str, *avoid: str) -> dict[str, Any]:
+        body = {"rules": rules, "avoid": list(avoid)}
+        r = httpx.post(f"{base}/api/quickplay", json=body, timeout=20)
+        assert r.status_code == 200, r.text
+        seat = f"{base}/api/tables/{r.json()['table']}/quickseat"
+        got = httpx.post(seat, json={"name": name}, timeout=20)
+        assert got.status_code == 200, got.text
+        return dict(got.json())
+
+    async def play(who: dict[str, Any], until: Any) -> None:
+        """``who`` plays (at random) until ``until(game)``, then closes the table: a
+        table nobody has open does not move."""
+        async with websockets.connect(ws_url(base, who["table"])) as ws:
+            await ws.send(json.dumps({"type": "auth", "token": who["token"]}))
+            await _until(ws, lambda m: m["type"] == "state" and until(m["game"]), who["seat"], True)
+
+    # M: Ann's game in mid-hand (she has bid), two strangers waiting for its end.
+    ann = quick("Ann")
+    assert ann["seat"] == 0 and ann["joined"] == "new" and ann["waiting"] is False
+    m = ann["table"]
+    asyncio.run(play(ann, lambda g: g["bids"]))
+    for name in ("Bob", "Cy"):
+        got = quick(name)
+        assert got["table"] == m and got["joined"] == "mid-hand" and got["waiting"] is True
+    # F: Dee's table, nobody bid yet (she never opened it); B: Gus's, between hands
+    # (the second hand or a later one dealt, his the first bid: nothing bid yet).
+    dee = quick("Dee", m)
+    f = dee["table"]
+    gus = quick("Gus", m, f)
+    b = gus["table"]
+    assert len({m, f, b}) == 3 and dee["seat"] == gus["seat"] == 0
+    asyncio.run(play(gus, lambda g: g["hands_played"] >= 1 and not g["bids"] and g["turn"] == 0))
+    # M has the most people (one open seat to the others' three): it comes last.
+    eve = quick("Eve")
+    assert (eve["table"], eve["joined"], eve["waiting"]) == (f, "fresh", False), eve
+    fay = quick("Fay", f)
+    assert (fay["table"], fay["joined"], fay["waiting"]) == (b, "between", False), fay
+    hal = quick("Hal", f, b)
+    assert (hal["table"], hal["joined"], hal["waiting"]) == (m, "mid-hand", True), hal
+    seats = httpx.get(f"{base}/api/tables/{b}").json()["seats"]
+    assert seats[fay["seat"]]["kind"] == "human" and seats[fay["seat"]]["name"] == "Fay"

@@ -8,6 +8,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.web.a11y import assert_accessible
 from tests.web.conftest import PHONE, new_page, post_json, seat_in, shot
 from tests.web.test_play import MY_TURN
 
@@ -40,6 +41,16 @@ def test_chat_between_two_browsers(browser: Any, server_url: str) -> None:
     expect(ada.locator("#chat img")).to_have_count(0)
     shot(bo, "chat-ru-phone", full=False)
     shot(ada, "chat-en-desktop")
+    # A long chat scrolls (its height cut here stands for many lines): still reachable
+    # by keyboard, and the table with its chat has no accessibility violation.
+    for page, lang in ((bo, "ru"), (ada, "en")):
+        page.locator("#chat-log").evaluate("l => (l.style.maxHeight = '1.5rem')")
+        page.wait_for_function(
+            "() => { const l = document.getElementById('chat-log');"
+            " return l.scrollHeight > l.clientHeight; }"
+        )
+        assert_accessible(page, f"the table with a long chat ({lang})")
+        page.locator("#chat-log").evaluate("l => (l.style.maxHeight = '')")
     # Mute: the other's lines are hidden (and counted), one's own stay.
     ada.click("#chat-mute")
     expect(ada.locator("#chat-log .muted-note")).to_have_text("Lines muted: 1")

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.web.a11y import assert_accessible
 from tests.web.conftest import DATA, LANGS, browser_locale, new_page, shot
 
 
@@ -36,6 +37,8 @@ def test_language_renders_every_string(browser: Any, server_url: str, lang: str)
     expect(page.locator("dialog.settings")).to_be_visible()
     expect(page.locator("dialog.settings .keys-help")).to_contain_text("1–4")
     shot(page, f"settings-{lang}", full=False)
+    if lang in ("en", "ru"):
+        assert_accessible(page, f"the settings dialog ({lang})")
     assert _missing(page) == []
     if lang != "en":
         # Nothing English is left on the page (names and numbers aside).

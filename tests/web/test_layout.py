@@ -21,6 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.support.timing import margin_ms
+from tests.web import a11y
 from tests.web.conftest import DATA, new_page, play_safe, shot
 
 SIZES = ((360, 740), (390, 844), (768, 1024), (1280, 800), (1920, 1080))
@@ -94,8 +95,11 @@ MY_TURN = """() => { const S = window.pitchTable; const g = S && S.msg && S.msg.
   return !!g && (g.phase === "over" || (g.turn === S.seat && g.legal.length > 0)); }"""
 
 
-def check(page: Any, screen: str, lang: str, sizes: tuple[tuple[int, int], ...] = SIZES) -> None:
-    """Resize the page through `sizes`; at each, a screenshot and no layout fault."""
+def check(
+    page: Any, screen: str, lang: str, sizes: tuple[tuple[int, int], ...] = SIZES, axe: bool = True
+) -> None:
+    """Resize the page through `sizes`; at each, a screenshot and no layout fault, and at
+    the phone and laptop sizes no accessibility violation either (unless `axe` is off)."""
     faults = {}
     for w, h in sizes:
         page.set_viewport_size({"width": w, "height": h})
@@ -103,6 +107,8 @@ def check(page: Any, screen: str, lang: str, sizes: tuple[tuple[int, int], ...] 
         shot(page, f"layout-{screen}-{lang}-{w}x{h}", full=False)
         if found := page.evaluate(FAULTS):
             faults[f"{w}x{h}"] = found
+        if axe and (w, h) in a11y.SIZES:
+            a11y.assert_accessible(page, f"{screen} ({lang}, {w}x{h})", sizes=None)
     assert not faults, f"{screen} ({lang}): " + json.dumps(faults, indent=1, ensure_ascii=False)
 
 
@@ -110,7 +116,7 @@ def check_worst(page: Any, screen: str, lang: str) -> None:
     """`check` with every seat's label at its widest (`WORST`), at the sizes where the
     felt is small; the page is as it was at the next message (each redraws the board)."""
     page.evaluate(WORST)
-    check(page, f"{screen}-worst", lang, SIZES[:3])
+    check(page, f"{screen}-worst", lang, SIZES[:3], axe=False)  # a made-up page: `check` had it
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -215,8 +221,11 @@ class Table:
         page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=st["seq"])
 
     def check(self, screen: str) -> None:
+        # axe at the 4-seat (partners) and 7-seat (a stand-in) tables: the others add
+        # only more or fewer of the same seats, and each run costs about a second.
+        axe = self.players in (4, 7)
         for lang, page in self.pages.items():
-            check(page, f"{screen}{self.players}", lang)
+            check(page, f"{screen}{self.players}", lang, axe=axe)
             check_worst(page, f"{screen}{self.players}", lang)
 
     def close(self) -> None:

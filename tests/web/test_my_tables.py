@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from pitch.engine import verify_record
+from tests.web.a11y import assert_accessible
 from tests.web.conftest import PHONE, new_page, shot
 
 pytest.importorskip("websockets", reason="needs the server extra")
@@ -199,6 +200,7 @@ def test_my_tables_fit_a_phone_and_a_laptop(
         expect(page.locator("#my-tables li")).to_have_count(3)
         if lang == "ru":
             expect(page.locator("#my-tables h2")).to_have_text("Мои столы")
+        assert_accessible(page, f"the lobby with My tables ({lang} {label})", None)
         _fits(page)
         for li in page.locator("#my-tables li").all():
             box = li.bounding_box()

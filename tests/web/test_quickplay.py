@@ -4,13 +4,21 @@ their language), then plays the seat the bot gave up."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import random
+import threading
 from typing import Any
 
+import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
+from tests.server.helpers import choose
+from tests.support.tables import ws_url
 from tests.support.timing import margin_ms
-from tests.web.conftest import PHONE, new_page, seat_in, shot, shots
+from tests.web.a11y import assert_accessible
+from tests.web.conftest import PHONE, new_page, post_json, seat_in, shot, shots
 from tests.web.test_play import MY_TURN, _state, _take_turn
 
 WAITING = "() => window.pitchTable?.waiting !== null && window.pitchTable?.waiting !== undefined"
@@ -54,11 +62,14 @@ def test_quick_play_two_strangers_one_table(browser: Any, server_url: str) -> No
     assert _quick(bob, server_url, "Боб") == table
     bob.wait_for_function(WAITING)
     seat = bob.evaluate("() => window.pitchTable.waiting")
-    expect(bob.locator("#notices .arriving")).to_contain_text(
-        f"Вы займёте место {seat + 1} вместе с его очками"
+    # Quick play found no game between hands: he is told he came in mid-hand.
+    expect(bob.locator("#notices .arriving")).to_have_text(
+        f"Вы пришли посреди раздачи: вы займёте место {seat + 1} вместе с его очками, "
+        "когда она закончится; до тех пор за него играет бот."
     )
     expect(bob.locator("#status")).to_contain_text("Вы наблюдаете")
     shot(bob, "table-quick-waiting-phone-ru")
+    shots(bob, "table-quick-mid-hand-ru")  # the notice at both sizes (ends at the phone's)
     expect(ann.locator("#notices .arriving")).to_contain_text(f"Боб takes seat {seat + 1}")
     # Ann plays the hand out; then the seat is Bob's and the bot has left it.
     for _ in range(80):
@@ -80,6 +91,7 @@ def test_quick_play_two_strangers_one_table(browser: Any, server_url: str) -> No
         f"Вы заняли место {seat + 1} бота в идущей игре: его очки переходят к вам."
     )
     shots(bob, "table-quick-took-over-ru")
+    assert_accessible(bob, "the table with the took-over notice (ru)")
     token = bob.evaluate("t => localStorage.getItem('pitch.token.' + t)", table)
     bob_en = new_page(browser)  # the same seat, in English
     seat_in(bob_en, table, seat, token)
@@ -91,3 +103,83 @@ def test_quick_play_two_strangers_one_table(browser: Any, server_url: str) -> No
     shots(bob_en, "table-quick-took-over-en")
     expect(ann.locator("#notices .took-over")).to_have_count(0)  # only the newcomer's
     assert ann.js_errors == [] and bob.js_errors == [] and bob_en.js_errors == []
+
+
+def _between_hands(url: str, rules: dict[str, Any]) -> str:
+    """A quick-play table of ``rules`` between hands: Cy plays it (over its socket) until
+    a later hand is dealt with his the first bid, and closes it (a table nobody has
+    open does not move). Its id."""
+    table = post_json(url + "/api/quickplay", {"rules": rules})["table"]
+    cy = post_json(f"{url}/api/tables/{table}/quickseat", {"name": "Cy"})
+
+    async def play() -> None:
+        import websockets
+
+        rng = random.Random(1)
+        async with websockets.connect(ws_url(url, table)) as ws:
+            await ws.send(json.dumps({"type": "auth", "token": cy["token"]}))
+            while True:
+                m = json.loads(await asyncio.wait_for(ws.recv(), margin_ms(60) / 1000))
+                g = m.get("game") if m["type"] == "state" else None
+                if not (g and g["turn"] == cy["seat"] and g["legal"]):
+                    continue
+                if g["hands_played"] >= 1 and not g["bids"]:
+                    return
+                move = {"type": "action", "action": choose(g, rng), "seq": m["seq"]}
+                await ws.send(json.dumps(move))
+
+    # Playwright's sync API holds this thread's event loop: the socket gets its own.
+    done = threading.Thread(target=lambda: asyncio.run(play()))
+    done.start()
+    done.join(margin_ms(120) / 1000)
+    assert not done.is_alive(), "no second hand within the time"
+    return str(table)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_play_now_says_it_chose_a_fresh_game_or_one_between_hands(
+    browser: Any, server_url: str, lang: str
+) -> None:
+    """Issue 44 item 12: Play now prefers a game nobody has bid in yet, then one between
+    hands, and says which it is (the mid-hand case: the test above)."""
+    # Rules of its own for each language, which no other test quick-plays.
+    target = {"en": 11, "ru": 21}[lang]
+    fresh_rules = {"players": 5, "target": target}
+    # Ann's table: nobody has opened it, so nothing is bid.
+    fresh = post_json(server_url + "/api/quickplay", {"rules": fresh_rules})["table"]
+    post_json(f"{server_url}/api/tables/{fresh}/quickseat", {"name": "Ann"})
+    between = _between_hands(server_url, {"players": 2, "target": target})
+    context = PHONE if lang == "ru" else {"viewport": {"width": 1280, "height": 800}}
+    bob = new_page(browser, locale={"en": "en-US", "ru": "ru-RU"}[lang], **context)
+    bob.goto(server_url + "/")
+    bob.fill("input[name=player-name]", "Bob")
+    bob.select_option("select[name=quick-players]", "5")
+    bob.select_option("select[name=target]", str(target))
+    bob.click("#quick-play")
+    expect(bob).to_have_url(f"{server_url}/t/{fresh}")
+    took = bob.locator("#notices .took-over")
+    expect(took).to_have_text(
+        {
+            "en": "You joined a game that had just begun: seat 2 is yours from its first hand.",
+            "ru": "Вы присоединились к только что начатой игре: место 2 ваше с первой раздачи.",
+        }[lang]
+    )
+    shots(bob, f"table-quick-fresh-{lang}")
+    assert_accessible(bob, f"the table with the fresh-game notice ({lang})")
+    # Back in the lobby, two players: Cy's game between hands; the seat is Bob's at once.
+    bob.goto(server_url + "/")
+    bob.select_option("select[name=quick-players]", "2")
+    bob.select_option("select[name=target]", str(target))
+    bob.click("#quick-play")
+    expect(bob).to_have_url(f"{server_url}/t/{between}")
+    expect(took).to_have_text(
+        {
+            "en": "You took over seat 2 from a bot between hands: its score comes with the seat.",
+            "ru": "Вы заняли место 2 бота между раздачами: его очки переходят к вам.",
+        }[lang]
+    )
+    expect(bob.locator("#hand .card")).to_have_count(6)  # his own cards, no hand to watch
+    shots(bob, f"table-quick-between-{lang}")
+    assert_accessible(bob, f"the table with the between-hands notice ({lang})")
+    assert bob.js_errors == []
+    bob.context.close()

@@ -12,6 +12,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.server.helpers import Player
+from tests.web.a11y import assert_accessible
 from tests.web.conftest import new_page, post_json, seat_in, shot, shots
 
 
@@ -38,6 +39,7 @@ def test_rematch_with_two_people(browser: Any, server_url: str) -> None:
         seat_in(page, table, seat, tok)
         page.goto(f"{server_url}/t/{table}")
         expect(page.locator("#game-over #rematch")).to_be_visible()
+        assert_accessible(page, f"the game over panel (seat {seat + 1})")
         pages.append(page)
     ada, bo = pages
     expect(ada.locator("#rematch")).to_have_text("Rematch")

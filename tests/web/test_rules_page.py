@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from pitch.i18n import LANGUAGES
 from tests.support.timing import margin_ms
+from tests.web import a11y
 from tests.web.conftest import STATIC, browser_locale, new_page, post_json, seat_in, shot
 from tests.web.test_rulebook import rule_ids
 
@@ -105,6 +106,7 @@ def test_it_fits_and_prints(browser: Any, server_url: str, lang: str) -> None:
             shot(page, f"rules-{lang}-{w}x{h}", full=False)
             page.evaluate("() => scrollTo(0, 0)")
             shot(page, f"rules-top-{lang}-{w}x{h}", full=False)
+            a11y.assert_accessible(page, f"the rules ({lang} {w}x{h})", None)
     page.emulate_media(media="print")
     expect(page.locator("#top")).to_be_hidden()
     expect(page.locator(".rules-toc")).to_be_hidden()

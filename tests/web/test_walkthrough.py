@@ -16,6 +16,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.support.timing import margin_ms
+from tests.web import a11y
 from tests.web.conftest import PHONE, new_page, play_safe, post_json, seat_in, serving, shot
 
 FRESH = {"speed": "off", "sound": False}  # a browser that has not seen the walkthrough
@@ -134,6 +135,8 @@ def test_it_fits(
             assert box["y"] >= 0 and box["y"] + box["height"] <= h, (w, step, box)
             if (w, h) != (360, 740) and step in (0, 3):
                 shot(page, f"walkthrough-{lang}-{w}x{h}-step{step + 1}", full=False)
+            if (w, h) in a11y.SIZES and step in (0, 5):  # over the hand; over the scores
+                a11y.assert_accessible(page, f"the tour step {step + 1} ({lang} {w}x{h})", None)
             if step < 5:
                 page.click("#walkthrough-next")
         for _ in range(5):

@@ -3,7 +3,7 @@
 FAIRNESS_HTML = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>How cards are dealt - pitch</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="/page.css"></head><body>
+<link rel="stylesheet" href="/page.css"></head><body><main>
 <h1>How cards are dealt</h1>
 <p>Every hand at a live table is shuffled by the server with Python's
 <code>secrets</code> module (<code>secrets.SystemRandom</code>), which draws from the
@@ -22,5 +22,5 @@ recomputes every score.</p>
 <p>Bots see exactly what a human in their seat would see: their own cards and the
 public play. They never see the deck or other hands.</p>
 <p><a href="/">Back</a> &middot; <a href="/docs">API documentation</a></p>
-</body></html>
+</main></body></html>
 """

@@ -2,7 +2,8 @@
 
 ``POST /api/quickplay`` looks in the store for an active quick-play table with those
 rules and a bot seat of the chosen level that nobody has claimed (any process's
-table: :class:`pitch.store.OpenSeats` reads the database), and names it. The player
+table: :class:`pitch.store.OpenSeats` reads the database), a game nobody has bid in
+first, then one between hands, then one in mid-hand, and names it. The player
 claims it with ``POST /api/tables/{id}/quickseat`` (which a proxy routes to the process
 serving the table, as every table path; a 409 there means someone was quicker: ask
 again, avoiding that table). The bot plays on until the hand in play ends (a hand is
@@ -30,7 +31,7 @@ from pitch.server.errors import ServiceError
 from pitch.server.lifecycle import build_rules
 from pitch.server.live import LiveTable, Seat, hash_token, is_open, names_at
 from pitch.server.play import broadcast
-from pitch.server.schemas import CreateTable, QuickPlay, TableOptions, check_bot_spec
+from pitch.server.schemas import CreateTable, Joined, QuickPlay, TableOptions, check_bot_spec
 from pitch.server.seats import checked_name
 from pitch.server.text import NAME_LIMIT, distinct_name
 from pitch.store import OpenSeats, StaleWrite
@@ -87,18 +88,18 @@ class QuickSeats:
 
     async def seat(
         self, table_id: str, name: str, *, prefer: int | None = None
-    ) -> tuple[int, str, bool]:
+    ) -> tuple[int, str, Joined]:
         """Seat ``name`` at a quick-play table: its free human seat (a table quick play
         just made), else open bot seat ``prefer`` (a player's own seat at a rematch)
-        if it is open, else the first open bot seat. Answer: seat, token, and whether
-        a bot plays it until the hand in play ends."""
+        if it is open, else the first open bot seat. Answer: seat, token, and where in
+        the game (``mid-hand``: a bot plays the seat until the hand in play ends)."""
         svc = self.service
         t = await svc.lifecycle.find(table_id, live=True)
         if not t.options.quick:
             raise ServiceError(409, "this table is not open to quick play", "not_quick")
         free = next((i for i, s in enumerate(t.seats) if s.kind == "human" and not s.claimed), None)
         if free is not None:  # the claim checks the name, as any claim does
-            return free, await svc.seats.claim(table_id, free, name, renumber=True), False
+            return free, await svc.seats.claim(table_id, free, name, renumber=True), "new"
         name = checked_name(name)
         async with t.lock:
             open_seats = [i for i, s in enumerate(t.seats) if is_open(t, s)]
@@ -117,10 +118,15 @@ class QuickSeats:
                 raise ServiceError(409, f"seat {seat} is taken", "seat_taken", seat=seat) from None
             s = t.seats[seat]
             s.name, s.token_hash = name, th
+            joined: Joined = "mid-hand"
             if between_hands(t):
+                assert t.state is not None
+                joined = "between" if t.state.history else "fresh"
                 await self.arrive(t)
+            if s.pending:  # mid-hand, or the store failed it: the bot plays on, they watch
+                joined = "mid-hand"
             broadcast(t)
-            return seat, token, s.pending
+            return seat, token, joined
 
     async def arrive(self, t: LiveTable) -> None:
         """Between hands, under ``t.lock``: claimed bot seats become their claimants'.

@@ -173,10 +173,18 @@ class QuickTable(BaseModel):
     """Take a seat there with ``POST /api/tables/{table}/quickseat``."""
 
 
+Joined = Literal["new", "fresh", "between", "mid-hand"]
+"""Where quick play seated a player: a table it made for them (``new``), a game nobody
+has bid in yet (``fresh``), a game between hands (``between``), a game in mid-hand
+(``mid-hand``: ``waiting``)."""
+
+
 class QuickSeat(Claimed):
     waiting: bool
     """True: a bot plays the seat until the hand in play ends, then it is yours (watch
     meanwhile); false: it is yours now."""
+    joined: Joined
+    """Which kind of game it is (the page says so)."""
 
 
 class GameListItem(BaseModel):

@@ -15,10 +15,10 @@ from collections.abc import Collection
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select, update
+from sqlalchemy import ColumnElement, and_, func, select, update
 
 from pitch.store.db import Database
-from pitch.store.models import SeatModel, TableModel
+from pitch.store.models import EventModel, SeatModel, TableModel
 from pitch.store.repo import QUICK_ACTIVE, TableRepo
 from pitch.store.writer import StaleWrite
 
@@ -32,6 +32,21 @@ has a quick-play table open it stores a move at least every turn (its turn timer
 there sat in a stranger's abandoned game, beside an away player."""
 
 
+FRESH, BETWEEN, MID_HAND = 0, 1, 2
+"""How far a game is, in the order quick play offers it (:func:`stage`)."""
+
+
+def stage(seq: int, last_kind: str | None) -> int:
+    """A playing table's stage from what it stored: ``FRESH`` when its only event is
+    the first deal (nobody has bid), ``BETWEEN`` hands when its last event is a deal
+    (stored with the move that ended the hand before: nothing bid in the new one),
+    else ``MID_HAND``. A stranger's claim is theirs at once in the first two, and waits
+    for the hand's end in the last (``quickplay.between_hands`` decides, in memory)."""
+    if seq <= 1:
+        return FRESH
+    return BETWEEN if last_kind == "deal" else MID_HAND
+
+
 class OpenSeats:
     def __init__(self, repo: TableRepo) -> None:
         self.repo = repo
@@ -41,7 +56,10 @@ class OpenSeats:
         self, rules: dict[str, Any], bot: str, *, avoid: Collection[str] = (), limit: int = 20
     ) -> list[str]:
         """Ids of active quick-play tables with these rules and an open seat held by
-        ``bot``, the ones with the most people first (fewest open seats)."""
+        ``bot``: first games nobody has bid in yet, then games between hands (the next
+        hand dealt, nothing bid in it), and only then games in mid-hand, where the
+        newcomer would watch a bot play the hand out (:func:`stage`); in each, the
+        ones with the most people first (fewest open seats)."""
         since = datetime.now(UTC) - OFFERED
         with self.db.sessions() as s:
             # Count open seats per table first: PostgreSQL cannot group by JSON columns.
@@ -61,15 +79,25 @@ class OpenSeats:
                 .limit(200)
             ).all()
             open_seats = {tid: int(n) for tid, n in counts if tid not in avoid}
+            # With each table, its last stored event (events are numbered from 0).
+            last = and_(EventModel.table_id == TableModel.id, EventModel.seq == TableModel.seq - 1)
             rows = s.execute(
-                select(TableModel.id, TableModel.rules, TableModel.options).where(
-                    TableModel.id.in_(open_seats)
+                select(
+                    TableModel.id,
+                    TableModel.rules,
+                    TableModel.options,
+                    TableModel.seq,
+                    EventModel.kind,
                 )
+                .outerjoin(EventModel, last)
+                .where(TableModel.id.in_(open_seats))
             ).all()
         found = sorted(
-            (open_seats[tid], tid) for tid, r, o in rows if (o or {}).get("quick") and r == rules
+            (stage(seq, kind), open_seats[tid], tid)
+            for tid, r, o, seq, kind in rows
+            if (o or {}).get("quick") and r == rules
         )
-        return [tid for _, tid in found[:limit]]
+        return [tid for *_, tid in found[:limit]]
 
     def take(self, table_id: str, seat: int, *, name: str, token_hash: str) -> None:
         """Put a stranger's claim on open bot seat ``seat``; :class:`StaleWrite` if it

@@ -40,7 +40,12 @@ async def quick_seat(
     is yours when the hand in play ends (``waiting``; watch meanwhile). 409: no seat
     is open (someone was quicker: ask ``/api/quickplay`` again, avoiding it)."""
     limit.take()
-    seat, token, waiting = await svc.quick.seat(table_id, body.name)
+    seat, token, joined = await svc.quick.seat(table_id, body.name)
     return QuickSeat(
-        table=table_id, seat=seat, token=token, ws_url=ws_url(base, table_id), waiting=waiting
+        table=table_id,
+        seat=seat,
+        token=token,
+        ws_url=ws_url(base, table_id),
+        waiting=joined == "mid-hand",
+        joined=joined,
     )

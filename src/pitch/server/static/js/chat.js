@@ -118,7 +118,8 @@ function fill() {
     },
     muted() ? t("Unmute chat") : t("Mute chat"),
   );
-  C.log = h("ol", { class: "chat-log", id: "chat-log", "aria-label": t("Chat") });
+  // A tab stop: the log scrolls once it is long, and the keyboard must reach it too.
+  C.log = h("ol", { class: "chat-log", id: "chat-log", "aria-label": t("Chat"), tabindex: "0" });
   const quick = h(
     "div",
     { class: "chat-phrases", id: "chat-phrases" },

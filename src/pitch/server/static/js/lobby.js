@@ -393,6 +393,7 @@ function quickPanel(nameInput, sel) {
     try {
       const r = await quickSeat(name);
       settings.saveToken(r.table, r.seat, r.token);
+      settings.saveJoined(r.table, r.joined);
       window.pitchNavigate(`/t/${r.table}`);
     } catch (err) {
       toast(t("Could not find or start a table: {why}", { why: apiError(err) }), "error");

@@ -331,7 +331,7 @@ function draw() {
   );
   const myHand = h(
     "div",
-    { class: "hand replay-hand", "aria-label": t("Cards of {name}", { name: seatName(names(), viewer) }) },
+    { class: "hand replay-hand", role: "group", "aria-label": t("Cards of {name}", { name: seatName(names(), viewer) }) },
     open[viewer].map((c) => cardEl(c)),
   );
   const side = h("aside", { class: "side-panel" });

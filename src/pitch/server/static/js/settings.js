@@ -55,6 +55,24 @@ export function token(table) {
   }
 }
 
+/** Where quick play seated this tab at `table` ("fresh", "between", "mid-hand": the
+ *  server's answer), for the table's notice; kept for the tab, gone with it. */
+export function joined(table) {
+  try {
+    return sessionStorage.getItem(`pitch.joined.${table}`);
+  } catch {
+    return null;
+  }
+}
+
+export function saveJoined(table, how) {
+  try {
+    sessionStorage.setItem(`pitch.joined.${table}`, String(how));
+  } catch {
+    // Without storage the table says only what it knows (a game in progress).
+  }
+}
+
 export function saveToken(table, seat, tok) {
   try {
     localStorage.setItem(`pitch.token.${table}`, tok);

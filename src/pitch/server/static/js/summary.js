@@ -132,9 +132,11 @@ export function scoreSheet(rules, names, results, handNames = () => names) {
       ),
     );
   });
+  // It scrolls in a long game, or with seven sides on a phone: a tab stop, so that the
+  // keyboard can scroll it too (axe: scrollable-region-focusable).
   const wrap = h(
     "div",
-    { class: "score-sheet-wrap" },
+    { class: "score-sheet-wrap", tabindex: "0", role: "region", "aria-label": t("Score sheet") },
     h("table", { class: "score-sheet" }, h("caption", {}, t("Score sheet")), h("thead", {}, head), body),
   );
   requestAnimationFrame(() => (wrap.scrollTop = wrap.scrollHeight)); // newest hand in view

@@ -237,6 +237,7 @@ function madeFor(m, prev) {
 }
 
 function arrivingText(s) {
+  if (s.seat === S.waiting && settings.joined(S.id) === "mid-hand") return t("You joined in mid-hand: you take seat {n}, with its score, when this hand ends; a bot plays it until then.", { n: s.seat + 1 });
   if (s.seat === S.waiting) return t("You take seat {n}, with its score, when this hand ends; a bot plays it until then.", { n: s.seat + 1 });
   return t("{name} takes seat {n} when this hand ends.", { name: s.arriving, n: s.seat + 1 });
 }
@@ -258,9 +259,16 @@ function notices() {
   const items = [];
   if (S.timerNote) items.push(h("li", { class: "notice timer", dataset: { seat: String(S.timerNote.seat) } }, S.timerNote.text));
   const mine = S.msg.seats[S.seat];
-  // A newcomer seated in a game under way: the score they start from is the bot's.
+  const n = S.seat + 1;
+  // A newcomer seated in a game under way: the score they start from is the bot's; quick
+  // play's answer (kept for this tab) says whether that was between hands or mid-hand.
+  // A game nobody had bid in yet is said too, for its first hand.
+  const joined = settings.joined(S.id);
+  const took = (text) => items.push(h("li", { class: "notice took-over", dataset: { seat: String(S.seat), joined: joined || "" } }, text));
   if (mine?.kind === "human" && mine.since && S.msg.game?.hands_played === mine.since) {
-    items.push(h("li", { class: "notice took-over", dataset: { seat: String(S.seat) } }, t("You took over seat {n} from a bot in a game in progress: its score comes with the seat.", { n: S.seat + 1 })));
+    took(joined === "between" ? t("You took over seat {n} from a bot between hands: its score comes with the seat.", { n }) : t("You took over seat {n} from a bot in a game in progress: its score comes with the seat.", { n }));
+  } else if (mine?.kind === "human" && joined === "fresh" && S.msg.game?.hands_played === 0) {
+    took(t("You joined a game that had just begun: seat {n} is yours from its first hand.", { n }));
   }
   for (const s of S.msg.seats) {
     if (s.substituted) items.push(h("li", { class: "notice stand-in", dataset: { seat: String(s.seat) } }, standInText(s.seat)));
