@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from pitch.engine import verify_record
+from tests.web.a11y import assert_accessible
 from tests.web.conftest import new_page, post_json, seat_in, shot
 from tests.web.test_layout import FAULTS
 
@@ -109,6 +110,7 @@ def test_resign_from_the_table_menu(browser: Any, server_url: str, lang: str, si
     expect(button).to_have_count(0)  # nothing to resign any more
     expect(page.locator("#hand .card.legal")).to_have_count(0)
     shot(page, f"resigned-{lang}-{size}", full=False)
+    assert_accessible(page, f"resigned game over ({lang}, {size})", sizes=None)
     with urllib.request.urlopen(f"{server_url}/api/tables/{table}/record") as r:
         record = json.load(r)
     assert record["resigned"] == 0 and record["winner"] is None
