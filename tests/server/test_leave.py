@@ -110,6 +110,7 @@ def test_resigning_hands_the_seat_to_the_substitute_for_good(
         )
         ann = claim(base, t["id"], 0, "Ann")
         bob = claim(base, t["id"], 1, "Bob")
+        assert _mine(base, bob)[0]["held"] == [0, 1]
         got = asyncio.run(_resign_while_connected(base, t["id"], ann["token"]))
         # Ann's page now watches: it may not act for the seat the bot plays.
         assert got[-1]["code"] == "spectator"
@@ -117,6 +118,10 @@ def test_resigning_hands_the_seat_to_the_substitute_for_good(
         assert (seat["kind"], seat["bot"], seat["name"]) == ("bot", "heuristic", "Ann")
         assert _leave(base, t["id"], ann["token"]).status_code == 403
         assert _mine(base, ann) == []
+        # Ann is still named, but holds no seat: Bob resigning now would end the game
+        # (what My tables asks him, issue 44 item 5).
+        (mine,) = _mine(base, bob)
+        assert mine["names"][0] == "Ann" and mine["held"] == [1]
 
         # The bot keeps the seat after a restart, and the game goes on to its end.
         srv.stop()

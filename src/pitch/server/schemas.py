@@ -197,6 +197,9 @@ class GameListItem(BaseModel):
     """Whether ``seat``'s side won: ``None`` until the game is over, and when it
     stopped at the server's limit of hands with no winner."""
     names: list[str | None]
+    held: list[int]
+    """The seats a player holds: if ``seat`` is the only one, resigning ends the game
+    (no winner, the record kept); otherwise a bot plays the seat on."""
     created_at: datetime
     updated_at: datetime
 

@@ -69,6 +69,9 @@ class GameSummary:
     names: tuple[str | None, ...]
     rules: dict[str, Any]
     """The table's rules as stored (``Rules.to_dict``): which side a seat is on."""
+    held: tuple[int, ...] = ()
+    """The seats a player holds (a token): resigning where nobody else holds one ends
+    the game; otherwise a bot plays the seat on."""
 
 
 LEFT = "left:"
@@ -465,12 +468,15 @@ class TableRepo:
         if not rows:
             return []
         names: dict[str, list[str | None]] = {}
-        for table_id, name in s.execute(
-            select(SeatModel.table_id, SeatModel.name)
+        held: dict[str, list[int]] = {}
+        for table_id, seat, name, token_hash in s.execute(
+            select(SeatModel.table_id, SeatModel.seat, SeatModel.name, SeatModel.token_hash)
             .where(SeatModel.table_id.in_({t.id for t, _ in rows}))
             .order_by(SeatModel.table_id, SeatModel.seat)
         ):
             names.setdefault(table_id, []).append(name)
+            if token_hash is not None:
+                held.setdefault(table_id, []).append(seat)
         return [
             GameSummary(
                 table_id=t.id,
@@ -481,6 +487,7 @@ class TableRepo:
                 updated_at=t.updated_at,
                 names=tuple(names.get(t.id, ())),
                 rules=dict(t.rules),
+                held=tuple(held.get(t.id, ())),
             )
             for t, seat in rows
         ]

@@ -50,6 +50,7 @@ def _items(rows: list[GameSummary]) -> list[GameListItem]:
             winner=r.winner,
             won=None if r.winner is None else Rules.from_dict(r.rules).side_of(r.seat) == r.winner,
             names=list(r.names),
+            held=list(r.held),
             created_at=r.created_at,
             updated_at=r.updated_at,
         )

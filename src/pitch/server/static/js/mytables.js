@@ -156,11 +156,11 @@ function row(r) {
   );
 }
 
-/** What resigning does there: with nobody else named at the table (only bots), the
- *  game ends (the server keeps it, over); else a bot plays the seat on. A player who
- *  resigned earlier is still named (their bot plays on): then it says the latter. */
+/** What resigning does there: where no one else holds a seat (the server's `held`;
+ *  a player who resigned earlier is still named, but holds none), the game ends (kept,
+ *  over); else a bot plays the seat on. */
 function resignQuestion(r) {
-  const alone = (r.names || []).every((n, i) => i === r.seat || !n);
+  const alone = (r.held || []).every((seat) => seat === r.seat);
   return alone ? t("Resign this game? It ends here with no winner; its record and replay are kept.") : t("Resign this game? A bot plays your seat to the end.");
 }
 
