@@ -199,3 +199,17 @@ def test_an_unrelated_client_goes_before_the_flooders_backlog() -> None:
     assert done[3] == "u0", done
     assert done[5] == "u1", done  # after the one second search that was running
     assert waiting == {"jobs": 0, "clients": 0}
+
+
+def test_a_workers_decision_budget_runs_from_when_it_took_the_job() -> None:
+    """``choose`` (what a worker runs) stops the search by the bot's time cap counted
+    from ``since``: a job taken a whole budget ago gets the least search, at once."""
+    from pitch.server.bots import choose
+
+    view = _view()
+    choose(SLOW, view, 1, advise=True, since=time.perf_counter() - 10)  # loaded
+    t0 = time.perf_counter()
+    advice = choose(SLOW, view, 1, advise=True, since=t0 - 1.0)
+    assert time.perf_counter() - t0 < margin(0.5)
+    assert view.legal >> advice.action & 1
+    assert advice.evidence is not None and 1 <= advice.evidence.deals < 1000

@@ -58,17 +58,21 @@ def _warm() -> None:
         log.info("bot worker compiled the search kernels in %.1f s", took)
 
 
-def choose(spec: str, view: PlayerView, seed: int, advise: bool = False) -> Advice:
+def choose(
+    spec: str, view: PlayerView, seed: int, advise: bool = False, since: float | None = None
+) -> Advice:
     """A fresh bot of ``spec`` picks an action for ``view`` (in a worker), with its own
-    figures when ``advise`` (a hint). Only the bots offered to the network run here
-    (never ``ext:COMMAND``, which would run a command on the server: a spec stored
-    before requests were checked could name one)."""
+    figures when ``advise`` (a hint); its time cap counts from ``since`` (when the
+    worker took the job, ``time.perf_counter()``; default now). Only the bots offered
+    to the network run here (never ``ext:COMMAND``, which would run a command on the
+    server: a spec stored before requests were checked could name one)."""
     if parse_bot_spec(spec).name not in NETWORK:
         raise ValueError(
             f"the server runs only the bots it offers ({', '.join(NETWORK)}), not {spec!r}"
         )
     bot = make_bot(spec, rng=random.Random(seed))
-    return bot.advise(view) if advise else Advice(int(bot.act(view)))
+    advice = bot.decide(view, since=since)
+    return advice if advise else Advice(int(advice.action))
 
 
 def _worker_main(conn: Connection, parent: int) -> None:
@@ -84,8 +88,10 @@ def _worker_main(conn: Connection, parent: int) -> None:
             job, spec, view, seed, advise = conn.recv()
         except (EOFError, OSError):
             return
+        # The decision's budget runs from here: making the bot counts against it.
+        since = time.perf_counter()
         try:
-            reply: tuple[str, Any] = ("ok", choose(spec, view, seed, advise))
+            reply: tuple[str, Any] = ("ok", choose(spec, view, seed, advise, since))
         except Exception as e:  # reported to the server, which plays for the bot
             reply = ("error", f"{type(e).__name__}: {e}")
         conn.send((job, reply))
