@@ -135,3 +135,20 @@ def test_an_act_without_a_usable_time_leaves_the_bot_its_own_cap(bad: object) ->
     serve(bot, io.StringIO("\n".join(lines) + "\n"), io.StringIO(), io.StringIO())
     ((since, by),) = bot.clocks
     assert since is not None and by is None
+
+
+def test_a_program_that_does_not_know_hello_still_plays() -> None:
+    """The example bot ignores ``hello``: the host waits ``startup`` for a ready that
+    does not come, then plays it as before (no forfeit, no stray line)."""
+    from tests.protocol.conftest import EXAMPLE_BOT
+
+    ext = ExternalBot(command=[sys.executable, str(EXAMPLE_BOT)], time=5.0, startup=0.5)
+    try:
+        ext.warm_up()
+        assert not ext.ready
+        rules = Rules(players=2, target=3)
+        play_game(rules, [ext, HeuristicBot()], random.Random(1), max_hands=2)
+    finally:
+        ext.close()
+    assert ext.forfeits == []
+    assert ext.decisions > 0

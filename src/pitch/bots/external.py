@@ -1,10 +1,11 @@
 """``ext:COMMAND ARGS``: any program that speaks the bot protocol, as a :class:`Bot`.
 
 The host half of ``docs/bot-protocol.md``. The process is started on the first
-decision and kept for later games. Before each decision the bot is sent the events
-since its last message (derived from the view, see :mod:`pitch.bots.protocol.events`),
-then ``act``; it has ``time`` seconds plus ``grace`` to answer (a fresh process also
-gets ``startup`` seconds to start).
+decision (or by :meth:`ExternalBot.warm_up`) and kept for later games. Before each
+decision the bot is sent the events since its last message (derived from the view, see
+:mod:`pitch.bots.protocol.events`), then ``act``; it has ``time`` seconds plus ``grace``
+to answer (a fresh process also gets ``startup`` seconds to start, unless it has said
+it is ready).
 
 A decision the program does not make properly is forfeited: the host plays a random
 legal action (from this bot's own ``rng``), records a :class:`Forfeit` in
