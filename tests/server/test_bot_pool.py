@@ -18,7 +18,7 @@ SLOW = "pimc:samples=1000000,time=1.0"
 async def _ready(pool: BotPool) -> int:
     pool.warm()
     deadline = time.monotonic() + margin(120)  # spawn, import, load the compiled kernels
-    while pool.ready() < pool.workers:
+    while pool.ready() < pool.workers + pool.quick:
         assert time.monotonic() < deadline, "no bot worker became ready"
         await asyncio.sleep(0.05)
     return len(pool._all)
@@ -199,3 +199,58 @@ def test_an_unrelated_client_goes_before_the_flooders_backlog() -> None:
     assert done[3] == "u0", done
     assert done[5] == "u1", done  # after the one second search that was running
     assert waiting == {"jobs": 0, "clients": 0}
+
+
+def test_a_workers_decision_budget_runs_from_when_it_took_the_job() -> None:
+    """``choose`` (what a worker runs) stops the search by the bot's time cap counted
+    from ``since``: a job taken a whole budget ago gets the least search, at once."""
+    from pitch.server.bots import choose
+
+    view = _view()
+    choose(SLOW, view, 1, advise=True, since=time.perf_counter() - 10)  # loaded
+    t0 = time.perf_counter()
+    advice = choose(SLOW, view, 1, advise=True, since=t0 - 1.0)
+    assert time.perf_counter() - t0 < margin(0.5)
+    assert view.legal >> advice.action & 1
+    assert advice.evidence is not None and 1 <= advice.evidence.deals < 1000
+
+
+def test_which_jobs_are_quick() -> None:
+    from pitch.server.bots import quick
+
+    assert quick("heuristic") and quick("club") and quick("random")
+    assert quick("ismcts:time=0.2") and quick("pimc:time=0.25,samples=50")
+    assert not quick("master") and not quick("pimc") and not quick("ismcts:time=2")
+    assert not quick("heuristic", advise=True)  # a hint runs the strongest search
+    assert not quick("ext:python3 bot.py") and not quick("nonsense:")
+
+
+async def _quick_lane() -> list[str]:
+    """One worker and one quick worker: a flooder's searches keep the worker busy; an
+    unrelated table's quick move is asked while one runs, then a search of its own."""
+    pool = BotPool(1, 30.0, quick=1)
+    try:
+        await _ready(pool)
+        view = _view()
+        done: list[str] = []
+
+        async def job(key: str, spec: str, name: str) -> None:
+            await pool.run(spec, view, keys=[key])
+            done.append(name)
+
+        flood = [asyncio.create_task(job("f", SLOW, f"f{i}")) for i in range(2)]
+        await asyncio.sleep(0.3)  # f0 is running, f1 waits
+        await job("u", "heuristic", "u0")  # on the quick worker, at once
+        slow = asyncio.create_task(job("u", SLOW, "u1"))  # a search: not a quick job
+        await asyncio.gather(*flood, slow)
+        return done
+    finally:
+        pool.close()
+
+
+def test_a_quick_move_does_not_wait_for_the_searches_running() -> None:
+    """Fair turns alone made a quick move wait for a search that was running (up to 2 s
+    for a network bot); the quick worker serves it meanwhile, and only quick jobs."""
+    done = asyncio.run(_quick_lane())
+    assert done[0] == "u0", done
+    assert done.index("u1") > done.index("f0"), done  # u1 waited for the worker

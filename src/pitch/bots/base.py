@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import random
+import time
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from pitch.bots.explain import Advice
 from pitch.bots.options import Opt, check_options
 from pitch.engine import PlayerView
+
+
+def deadline(cap: float | None, since: float | None, by: float | None) -> float | None:
+    """When a search with the time cap ``cap`` (seconds, ``None``: none) asked at
+    ``since`` (``time.perf_counter()``, ``None``: now) must stop, given the host's
+    ``by`` (``None``: none); ``None`` when nothing bounds it."""
+    ends = [] if by is None else [by]
+    if cap is not None:
+        ends.append((time.perf_counter() if since is None else since) + cap)
+    return min(ends, default=None)
 
 
 def pick_from_mask(mask: int, rng: random.Random) -> int:
@@ -41,6 +52,21 @@ class Bot(ABC):
         """The move with the bot's own case for it, for a hint. Search bots add their
         figures (:class:`~pitch.bots.explain.Evidence`); others give the move alone."""
         return Advice(self.act(view))
+
+    def decide(
+        self, view: PlayerView, *, since: float | None = None, by: float | None = None
+    ) -> Advice:
+        """:meth:`advise`, on a clock (``time.perf_counter()`` values): ``since`` is when
+        the decision was asked (a bot's own time cap counts from then, not from when its
+        search starts; default now), ``by`` when the answer must be ready (a host's
+        deadline less the time to send it). Bots that think by the clock stop by the
+        earlier of the two (:func:`deadline`); the others ignore the clock."""
+        return self.advise(view)
+
+    def warm_up(self) -> None:  # noqa: B027 - optional hook
+        """Load now what the first decision would otherwise load (compiled code,
+        models), so that no decision pays for it. Called once, before a host's first
+        message (``pitch bot``); the default does nothing."""
 
     def game_over(self, view: PlayerView) -> None:  # noqa: B027 - optional hook
         """Called once per seat when the game ends (or is stopped), with the final view.

@@ -1,10 +1,11 @@
 """``ext:COMMAND ARGS``: any program that speaks the bot protocol, as a :class:`Bot`.
 
 The host half of ``docs/bot-protocol.md``. The process is started on the first
-decision and kept for later games. Before each decision the bot is sent the events
-since its last message (derived from the view, see :mod:`pitch.bots.protocol.events`),
-then ``act``; it has ``time`` seconds plus ``grace`` to answer (a fresh process also
-gets ``startup`` seconds to start).
+decision (or by :meth:`ExternalBot.warm_up`) and kept for later games. Before each
+decision the bot is sent the events since its last message (derived from the view, see
+:mod:`pitch.bots.protocol.events`), then ``act``; it has ``time`` seconds plus ``grace``
+to answer (a fresh process also gets ``startup`` seconds to start, unless it has said
+it is ready).
 
 A decision the program does not make properly is forfeited: the host plays a random
 legal action (from this bot's own ``rng``), records a :class:`Forfeit` in
@@ -85,6 +86,10 @@ class _Process:
         self._eof = threading.Event()
         self._outbox: queue.Queue[str | None] = queue.Queue()
         self.answered = False
+        self.hello = False
+        """It was sent ``hello``, and its ``{"ready": true}`` is awaited."""
+        self.ready = threading.Event()
+        """It answered ``hello``: it is warmed up."""
         for target in (self._read, self._write, self._watch):
             threading.Thread(target=target, daemon=True).start()
 
@@ -93,6 +98,9 @@ class _Process:
         assert out is not None
         try:
             for line in out:
+                if self.hello and not self.ready.is_set() and _is_ready(line):
+                    self.ready.set()  # the answer to hello, not to an act
+                    continue
                 self.lines.put(line)
         except (OSError, ValueError):
             pass
@@ -239,6 +247,24 @@ class ExternalBot(Bot):
         self._sent = 0
         self.games += 1
 
+    def warm_up(self) -> None:
+        """Start the program now (if it is not running) and wait, up to ``startup``
+        seconds, until it says it is ready (``hello``, answered ``{"ready": true}``
+        once it has loaded what it needs): its first decision is then held to ``time``
+        plus ``grace`` alone. A program that does not know ``hello`` ignores it; this
+        then waits the whole ``startup`` and its first decision keeps the allowance."""
+        proc, _ = self._running()
+        if proc is None or proc.answered or proc.hello:
+            return
+        proc.hello = True
+        proc.send([{"type": "hello"}])
+        proc.ready.wait(self.startup)
+
+    @property
+    def ready(self) -> bool:
+        """The running program has said it is ready (see :meth:`warm_up`)."""
+        return self._proc is not None and self._proc.ready.is_set()
+
     def act(self, view: PlayerView) -> int:
         events = self._follow(view)
         self.decisions += 1
@@ -250,7 +276,8 @@ class ExternalBot(Bot):
             log.warning("%s: ignored %d unrequested output line(s)", self.describe(), stale)
         proc.send([*events[self._sent :], act_message(view, self.time)])
         self._sent = len(events)
-        limit = self.time + self.grace + (0.0 if proc.answered else self.startup)
+        fresh = not (proc.answered or proc.ready.is_set())
+        limit = self.time + self.grace + (self.startup if fresh else 0.0)
         try:
             line = proc.lines.get(timeout=limit)
         except queue.Empty:
@@ -341,6 +368,17 @@ def _drain(proc: _Process) -> int:
             proc.lines.put(None)
             return n
         n += 1
+
+
+def _is_ready(line: str) -> bool:
+    """``line`` is a bot's ``{"ready": true}``."""
+    if len(line) > 100 or "ready" not in line:
+        return False
+    try:
+        msg = json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(msg, dict) and msg.get("ready") is True
 
 
 def _parse_answer(line: str, legal: int) -> tuple[int | None, str]:

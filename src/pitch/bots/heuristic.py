@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from pitch import fastcore
 from pitch.bots.base import Bot
 from pitch.bots.options import Opt
 from pitch.engine import PlayerView
@@ -44,3 +45,6 @@ class HeuristicBot(Bot):
 
     def act(self, view: PlayerView) -> int:
         return view_action(view)
+
+    def warm_up(self) -> None:
+        fastcore.warm_up()

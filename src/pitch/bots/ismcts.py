@@ -27,11 +27,11 @@ any table, so the time cap is what binds.
 from __future__ import annotations
 
 import random
-import time as _time
 from typing import ClassVar
 
 from pitch import fastcore
-from pitch.bots.base import Bot
+from pitch.bots.base import Bot, deadline
+from pitch.bots.explain import Advice
 from pitch.bots.options import SECONDS, Opt
 from pitch.bots.pimc import BID_BONUS, ROLLOUTS, WIN_BONUS
 from pitch.engine import PlayerView
@@ -81,15 +81,22 @@ class IsmctsBot(Bot):
         """Iterations of the last search (for benchmarks)."""
 
     def act(self, view: PlayerView) -> int:
+        return self.decide(view).action
+
+    def warm_up(self) -> None:
+        fastcore.warm_up()
+
+    def decide(
+        self, view: PlayerView, *, since: float | None = None, by: float | None = None
+    ) -> Advice:
         legal = view.legal
         if legal.bit_count() == 1:
-            return legal.bit_length() - 1
-        deadline = None if self.time is None else _time.perf_counter() + self.time
+            return Advice(legal.bit_length() - 1)
         tree = kernel.search(
             view,
             self.rng,
             iterations=self.iterations,
-            deadline=deadline,
+            deadline=deadline(self.time, since, by),
             c=self.c,
             policy=self.policy,
             tries=self.tries,
@@ -98,4 +105,4 @@ class IsmctsBot(Bot):
             scale=REWARD_SCALE,
         )
         self.last_iterations = tree.iterations
-        return tree.best()
+        return Advice(tree.best())

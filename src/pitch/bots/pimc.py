@@ -34,12 +34,11 @@ from __future__ import annotations
 
 import math
 import random
-import time as _time
 from typing import ClassVar
 
 from pitch import fastcore
 from pitch.bots import winvalue
-from pitch.bots.base import Bot
+from pitch.bots.base import Bot, deadline
 from pitch.bots.explain import Advice, Evidence
 from pitch.bots.options import SECONDS, Opt
 from pitch.engine import PlayerView
@@ -116,29 +115,38 @@ class PimcBot(Bot):
         self.bid_factor = o["bid_factor"]
 
     def act(self, view: PlayerView) -> int:
-        return self.advise(view).action
+        return self.decide(view).action
 
     def advise(self, view: PlayerView) -> Advice:
+        return self.decide(view)
+
+    def warm_up(self) -> None:
+        fastcore.warm_up()
+
+    def decide(
+        self, view: PlayerView, *, since: float | None = None, by: float | None = None
+    ) -> Advice:
         legal = list(view.legal_actions())
         if len(legal) == 1:
             return Advice(legal[0])
+        stop = deadline(self.time, since, by)
         if view.phase == BID:
-            values = self._search(view, legal, self.samples * self.bid_factor, self.bid_bonus)
+            samples = self.samples * self.bid_factor
+            values = self._search(view, legal, samples, self.bid_bonus, stop)
             action = self._bid(view, legal, values)
         else:
-            values = self._search(view, legal, self.samples, WIN_BONUS)
+            values = self._search(view, legal, self.samples, WIN_BONUS, stop)
             totals = [sum(v) for v in values]
             action = legal[max(range(len(legal)), key=lambda i: (totals[i], -legal[i]))]
         return Advice(action, _evidence(legal, values, action, self.game))
 
     def _search(
-        self, view: PlayerView, legal: list[int], samples: int, bonus: float
+        self, view: PlayerView, legal: list[int], samples: int, bonus: float, stop: float | None
     ) -> list[list[float]]:
         """Per legal action, its payoff on each sampled deal (the same deals for every
-        action, so differences between actions are paired)."""
-        deadline = None if self.time is None else _time.perf_counter() + self.time
+        action, so differences between actions are paired), until ``stop``."""
         return self.kernel.values(
-            view, legal, samples, bonus, self.rng, tries=self.tries, deadline=deadline
+            view, legal, samples, bonus, self.rng, tries=self.tries, deadline=stop
         )
 
     def _bid(self, view: PlayerView, legal: list[int], values: list[list[float]]) -> int:

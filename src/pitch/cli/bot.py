@@ -35,7 +35,8 @@ def bot(
         typer.Option(
             min=0.0,
             help="Seconds per decision, given to bots that think by the clock "
-            "(sets their 'time' option). Keep it under the host's limit.",
+            "(sets their 'time' option). Each decision also stops by the host's 'time' "
+            "in its act, less 0.1 s to answer.",
         ),
     ] = None,
 ) -> None:

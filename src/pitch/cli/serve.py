@@ -82,6 +82,7 @@ def serve(
         raise typer.Exit(2) from None
     from sqlalchemy.exc import ArgumentError, OperationalError
 
+    from pitch.server.bots import QUICK_WORKERS
     from pitch.server.guard import ConnectionLimits, guarded_http
     from pitch.server.protocol import MAX_MESSAGE_BYTES
     from pitch.server.settings import SettingsError
@@ -100,7 +101,7 @@ def serve(
     # what a server of sockets needs, and nothing but us raises it.
     before, nofile = raise_nofile()
     try:
-        sockets = socket_cap(nofile, settings.bot_workers, settings.max_sockets)
+        sockets = socket_cap(nofile, settings.bot_workers + QUICK_WORKERS, settings.max_sockets)
     except ValueError as e:
         typer.echo(f"pitch serve: {e}", err=True)
         raise typer.Exit(2) from None

@@ -44,7 +44,7 @@ from pitch.fastcore.loops import finish
 from pitch.fastcore.pimc import hand_value
 from pitch.fastcore.policy import choose
 from pitch.fastcore.rules import Arr, apply, legal_mask, mix, side_of, step
-from pitch.fastcore.search import pack_view
+from pitch.fastcore.search import next_batch, pack_view
 
 # A node's ints in ``node`` (node i at ``i * NODE_INTS``).
 VISITS: Final = 0
@@ -239,7 +239,8 @@ def search(
 ) -> Tree:
     """SO-ISMCTS from ``view`` for ``iterations`` iterations, stopping early once
     ``time.perf_counter()`` passes ``deadline`` (checked every :data:`CHUNK`
-    iterations; at least one chunk runs). Draws only the seed and the packing of
+    iterations or fewer, as many as fit in :data:`pitch.fastcore.search.SLICE`; at least
+    one iteration runs). Draws only the seed and the packing of
     the view from ``rng``; the search itself is the kernel's PRNG."""
     pos, aux = pack_view(view, rng, tries)
     w = _ints(SIZE)
@@ -257,8 +258,10 @@ def search(
     st[ST_COUNT] = 1
     s = seed64(rng.getrandbits(64))
     done = 0
+    chunk = CHUNK if deadline is None else 8  # then sized by the speed measured
     while done < iterations:
-        k = min(CHUNK, iterations - done)
+        k = min(chunk, iterations - done)
+        t0 = time.perf_counter()
         out, did = run(
             pos, aux, w, sc, res, log, st, node, total, k, c, bonus, bid_bonus, scale, policy, s
         )
@@ -268,9 +271,13 @@ def search(
             cap *= 2
             node = _grow(node, cap * NODE_INTS)
             total = _grow(total, cap)
+        if deadline is None:
             continue
-        if deadline is not None and time.perf_counter() >= deadline:
+        now = time.perf_counter()
+        if now >= deadline and done:
             break
+        if did:
+            chunk = next_batch(int(did), now - t0, CHUNK, deadline, now)
     children = []
     ch = int(node[FIRST])
     while ch >= 0:

@@ -176,14 +176,34 @@ def pack_view(
     return pos, new_array(aux)
 
 
+SLICE = 0.01
+"""Seconds of kernel work between two looks at the clock, at most, when a search has a
+deadline (so it ends at most about this late, or one sample late on a machine where a
+sample takes longer). A numba kernel cannot read the clock: the search runs in batches
+sized by the speed it measures, and Python looks at the clock between them. Batches of
+this length cost no measurable throughput against one long call (docs/benchmarks.md)."""
+
+
+def next_batch(last: int, took: float, cap: int, deadline: float, now: float) -> int:
+    """How many samples (or iterations) the next batch of a search may run: twice the
+    last one (``last`` of them took ``took`` seconds), at most ``cap``, and no more than
+    fit, at the measured speed, in :data:`SLICE` or half the time left before
+    ``deadline``; at least one. Batch sizes never change what a search computes (the
+    kernel's generator state runs on from batch to batch), only where it may stop."""
+    room = min(SLICE, (deadline - now) / 2)
+    fit = int(room * last / took) if took > 0 else cap
+    return max(1, min(2 * last, cap, fit))
+
+
 class PimcSearch:
     """The PIMC search of one bot in the kernel (:mod:`pitch.fastcore.pimc`), with its
     scratch arrays kept between decisions.
 
     :meth:`values` returns, per candidate action, its payoff on each sampled deal
     (the same deals for every action), like ``PimcBot._search``; it runs batches of
-    samples, each batch twice the last (up to :attr:`MAX_BATCH`), until ``samples``
-    are done or the ``deadline`` (a ``time.perf_counter()`` value) has passed.
+    samples, each batch twice the last (up to :attr:`MAX_BATCH`, and with a deadline,
+    :func:`next_batch`), until ``samples`` are done or the ``deadline`` (a
+    ``time.perf_counter()`` value) has passed; the first batch always runs.
     """
 
     MAX_BATCH = 256
@@ -236,6 +256,7 @@ class PimcSearch:
         batch = 4
         while done < samples:
             k = min(batch, samples - done)
+            t0 = time.perf_counter()
             vals = new_floats(k * na)
             s = int(
                 pimc_values(
@@ -247,7 +268,11 @@ class PimcSearch:
             for i in range(na):
                 out[i].extend(float(x) for x in vals[i::na])
             done += k
-            batch = min(2 * batch, self.MAX_BATCH)
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is None:
+                batch = min(2 * batch, self.MAX_BATCH)
+                continue
+            now = time.perf_counter()
+            if now >= deadline:
                 break
+            batch = next_batch(k, now - t0, self.MAX_BATCH, deadline, now)
         return out

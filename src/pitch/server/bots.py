@@ -30,7 +30,7 @@ from typing import Any
 from pitch.bots.explain import Advice
 from pitch.bots.heuristic import view_action
 from pitch.bots.options import NETWORK, NETWORK_SECONDS
-from pitch.bots.registry import make_bot, parse_bot_spec
+from pitch.bots.registry import frozen_spec, make_bot, parse_bot_spec
 from pitch.engine import PlayerView
 from pitch.server.fairqueue import FairQueue
 
@@ -58,17 +58,21 @@ def _warm() -> None:
         log.info("bot worker compiled the search kernels in %.1f s", took)
 
 
-def choose(spec: str, view: PlayerView, seed: int, advise: bool = False) -> Advice:
+def choose(
+    spec: str, view: PlayerView, seed: int, advise: bool = False, since: float | None = None
+) -> Advice:
     """A fresh bot of ``spec`` picks an action for ``view`` (in a worker), with its own
-    figures when ``advise`` (a hint). Only the bots offered to the network run here
-    (never ``ext:COMMAND``, which would run a command on the server: a spec stored
-    before requests were checked could name one)."""
+    figures when ``advise`` (a hint); its time cap counts from ``since`` (when the
+    worker took the job, ``time.perf_counter()``; default now). Only the bots offered
+    to the network run here (never ``ext:COMMAND``, which would run a command on the
+    server: a spec stored before requests were checked could name one)."""
     if parse_bot_spec(spec).name not in NETWORK:
         raise ValueError(
             f"the server runs only the bots it offers ({', '.join(NETWORK)}), not {spec!r}"
         )
     bot = make_bot(spec, rng=random.Random(seed))
-    return bot.advise(view) if advise else Advice(int(bot.act(view)))
+    advice = bot.decide(view, since=since)
+    return advice if advise else Advice(int(advice.action))
 
 
 def _worker_main(conn: Connection, parent: int) -> None:
@@ -84,8 +88,10 @@ def _worker_main(conn: Connection, parent: int) -> None:
             job, spec, view, seed, advise = conn.recv()
         except (EOFError, OSError):
             return
+        # The decision's budget runs from here: making the bot counts against it.
+        since = time.perf_counter()
         try:
-            reply: tuple[str, Any] = ("ok", choose(spec, view, seed, advise))
+            reply: tuple[str, Any] = ("ok", choose(spec, view, seed, advise, since))
         except Exception as e:  # reported to the server, which plays for the bot
             reply = ("error", f"{type(e).__name__}: {e}")
         conn.send((job, reply))
@@ -128,15 +134,47 @@ class _Worker:
     key: str | None = None
     """The client whose work it does (its time counts to that client's turn)."""
     since: float = 0.0
+    quick: bool = False
+    """Kept for quick jobs (see :class:`BotPool`)."""
+    turns: FairQueue[asyncio.Future[_Worker]] | None = None
+    """The queue whose turn it serves (its time counts there)."""
 
 
 class BotFailure(Exception):
     """Why a worker gave no answer (timeout, crash, exception in the bot)."""
 
 
+QUICK_WORKERS = 1
+"""Workers a server keeps for quick jobs, beside ``--bot-workers`` (:class:`BotPool`)."""
+
+QUICK_SECONDS = 0.25
+"""A job is quick when its bot decides within this by its options (``random``,
+``heuristic``, a search with a ``time`` cap at most this): :class:`BotPool`'s quick
+workers serve only such jobs."""
+
+
+def quick(spec: str, advise: bool = False) -> bool:
+    """Whether a job of ``spec`` is quick (:data:`QUICK_SECONDS`); a hint never is (it
+    runs the strongest level's search)."""
+    if advise:
+        return False
+    try:
+        parsed = parse_bot_spec(spec)
+    except ValueError:
+        return False
+    allowed = NETWORK.get(parsed.name)
+    if allowed is None:
+        return False
+    if "time" not in allowed:
+        return True  # a bot that does not search: it answers at once
+    cap = parse_bot_spec(frozen_spec(spec)).options.get("time")
+    return isinstance(cap, int | float) and cap <= QUICK_SECONDS
+
+
 class BotPool:
-    """``workers`` processes; a job may run ``timeout`` seconds and wait as long for a
-    worker, after which it fails (and a running one is killed).
+    """``workers`` processes, and ``quick`` more kept for quick jobs; a job may run
+    ``timeout`` seconds and wait as long for a worker, after which it fails (and a
+    running one is killed).
 
     Jobs waiting for a worker queue by client (:class:`FairQueue`): one queue per client
     address for all its tables and hints, and a worker that comes free serves the
@@ -146,18 +184,31 @@ class BotPool:
     with the fewest jobs waiting. So clients whose tables ask for long searches back to
     back hold up another's bots only by the jobs already running, not by all they have
     queued; and watching or sitting at someone's table does not put that table's work
-    behind one's own."""
+    behind one's own.
 
-    def __init__(self, workers: int, timeout: float) -> None:
+    Fair turns cannot make a search that is running end sooner: with every worker at a
+    flooder's 2 s search, another table's move waits for one of them to finish. A quick
+    worker serves only quick jobs (:func:`quick`: bots that answer at once or think at
+    most :data:`QUICK_SECONDS`), in turns by client of their own, so such a table's bot
+    waits at most for one quick job whatever the others run (a quick job also takes any
+    worker that comes free first)."""
+
+    def __init__(self, workers: int, timeout: float, quick: int = 0) -> None:
         self.workers = max(1, workers)
+        self.quick = max(0, quick)
         self.timeout = timeout
         self._all: list[_Worker] = []
         self._idle: deque[_Worker] = deque()
+        self._idle_quick: deque[_Worker] = deque()
         self._wanted: FairQueue[asyncio.Future[_Worker]] = FairQueue(
             time.monotonic, slack=NETWORK_SECONDS
         )
         """Callers waiting for a worker, by client: one that comes back after a pause
         may be one search (the longest a network bot thinks) behind the others."""
+        self._wanted_quick: FairQueue[asyncio.Future[_Worker]] = FairQueue(
+            time.monotonic, slack=QUICK_SECONDS
+        )
+        """The quick jobs among them, in turns of their own for the quick workers."""
         self._jobs = 0
         self._closed = False
         self._ctx = multiprocessing.get_context("spawn")
@@ -168,17 +219,18 @@ class BotPool:
 
     def warm(self) -> None:
         """Start the workers now, so that the first bot move does not wait for them."""
-        while len(self._all) < self.workers and not self._closed:
-            self._spawn()
+        for kind, wanted in ((False, self.workers), (True, self.quick)):
+            while sum(w.quick == kind for w in self._all) < wanted and not self._closed:
+                self._spawn(kind)
 
-    def _spawn(self) -> None:
+    def _spawn(self, quick: bool = False) -> None:
         parent_end, child_end = self._ctx.Pipe()
         proc = self._ctx.Process(
             target=_worker_main, args=(child_end, os.getpid()), daemon=True, name="pitch-bot"
         )
         proc.start()
         child_end.close()
-        w = _Worker(proc, parent_end)
+        w = _Worker(proc, parent_end, quick=quick)
         self._all.append(w)
         asyncio.get_running_loop().add_reader(parent_end.fileno(), self._readable, w)
 
@@ -202,22 +254,22 @@ class BotPool:
             w.expiry.cancel()
         w.job, w.waiter, w.expiry = None, None, None
         self._charge(w)
-        while (turn := self._wanted.pop()) is not None:
+        turns = self._wanted_quick if w.quick else self._wanted
+        while (turn := turns.pop()) is not None:
             key, f = turn
-            if not f.done():  # else its caller gave up waiting (and is taking it back)
-                self._serve(w, key)
+            # Else its caller gave up waiting (and is taking it back), or a quick job
+            # was served by the other kind of worker.
+            if not f.done():
+                w.key, w.turns, w.since = key, turns, turns.start(key)
                 f.set_result(w)
                 return
-        self._idle.append(w)
-
-    def _serve(self, w: _Worker, key: str) -> None:
-        w.key, w.since = key, self._wanted.start(key)
+        (self._idle_quick if w.quick else self._idle).append(w)
 
     def _charge(self, w: _Worker) -> None:
         """The worker's time since it was handed out counts to its client's turn."""
-        if w.key is not None:
-            self._wanted.finish(w.key, w.since)
-            w.key = None
+        if w.key is not None and w.turns is not None:
+            w.turns.finish(w.key, w.since)
+        w.key, w.turns = None, None
 
     def _lost(self, w: _Worker, why: str) -> None:
         """End ``w`` (killed if still running) and start a replacement."""
@@ -225,7 +277,7 @@ class BotPool:
             return
         self._all.remove(w)
         with contextlib.suppress(ValueError):
-            self._idle.remove(w)
+            (self._idle_quick if w.quick else self._idle).remove(w)
         with contextlib.suppress(Exception):
             asyncio.get_running_loop().remove_reader(w.conn.fileno())
         if w.waiter is not None and not w.waiter.done():
@@ -235,7 +287,7 @@ class BotPool:
         self._charge(w)
         _kill(w)
         if not self._closed:
-            self._spawn()
+            self._spawn(w.quick)
 
     def _abandon(self, w: _Worker, job: int, started: float) -> None:
         """Nobody waits for ``w``'s answer to ``job`` any more (its caller was
@@ -257,29 +309,40 @@ class BotPool:
             w.expiry = None
             self._lost(w, "an abandoned job ran past its bound")
 
-    async def _acquire(self, keys: Sequence[str]) -> _Worker:
+    async def _acquire(self, keys: Sequence[str], fast: bool = False) -> _Worker:
         if not self._all:
             self.warm()
         f: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
         key = self._wanted.push(keys, f)
-        while self._idle and self._wanted:  # a free worker takes the fair turn (this one
-            w = self._idle.popleft()  # unless others wait)
-            if w in self._all:
-                self._release(w)
-        try:
-            return await asyncio.wait_for(f, self.timeout)
-        except TimeoutError:
+        # A quick job waits in both turns: the first worker of either kind takes it.
+        qkey = self._wanted_quick.push(keys, f) if fast and self.quick else None
+        for idle, turns in ((self._idle, self._wanted), (self._idle_quick, self._wanted_quick)):
+            while idle and turns:  # a free worker takes the fair turn (this one unless
+                w = idle.popleft()  # others wait)
+                if w in self._all:
+                    self._release(w)
+
+        def leave() -> None:
             self._wanted.remove(key, f)
+            if qkey is not None:
+                self._wanted_quick.remove(qkey, f)
+
+        try:
+            w = await asyncio.wait_for(f, self.timeout)
+        except TimeoutError:
+            leave()
             if f.done() and not f.cancelled():  # handed over as the time ran out (3.12+)
                 self._release(f.result())
             raise BotFailure(f"no bot worker was free within {self.timeout:g} s") from None
         except asyncio.CancelledError:
             # The turn was replanned (a human acted, the table was let go) or the hint's
             # asker left: the job leaves the queue now, not when its turn comes.
-            self._wanted.remove(key, f)
+            leave()
             if f.done() and not f.cancelled():
                 self._release(f.result())  # it was handed over just as we gave up
             raise
+        leave()  # out of the other kind's turns too
+        return w
 
     # -------------------------------------------------------------- jobs
 
@@ -292,7 +355,7 @@ class BotPool:
         then killed) or answers an illegal action."""
         if self._closed:
             raise BotFailure("the server is shutting down")
-        w = await self._acquire(keys)
+        w = await self._acquire(keys, quick(spec, advise))
         self._jobs += 1
         job = self._jobs
         w.job = job
@@ -346,7 +409,7 @@ class BotPool:
     def close(self) -> None:
         """End every worker now (a running search is not waited for)."""
         self._closed = True
-        for f in self._wanted.drain():
+        for f in [*self._wanted.drain(), *self._wanted_quick.drain()]:
             if not f.done():
                 f.cancel()
         for w in list(self._all):
@@ -357,6 +420,7 @@ class BotPool:
             _kill(w)
         self._all.clear()
         self._idle.clear()
+        self._idle_quick.clear()
 
     def ready(self) -> int:
         """Workers started and warmed up."""

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from pitch.server.bots import BotPool
+from pitch.server.bots import QUICK_WORKERS, BotPool
 from pitch.server.commits import GroupCommitter
 from pitch.server.connections import Connections
 from pitch.server.errors import ServiceError
@@ -53,7 +53,9 @@ class TableService:
         # SQLite has one writer: one thread keeps commits in order without lock waits.
         self._db_pool = ThreadPoolExecutor(1 if self.db.is_sqlite else 4, "pitch-db")
         self.commits = GroupCommitter(self.repo.writer, self._db_pool, inline=self.db.is_sqlite)
-        self.bots = BotPool(settings.bot_workers, settings.bot_timeout)
+        # One more worker for quick jobs: a table of quick bots never waits behind the
+        # searches other addresses keep running (issue 43, BotPool).
+        self.bots = BotPool(settings.bot_workers, settings.bot_timeout, quick=QUICK_WORKERS)
         self.tables: dict[str, LiveTable] = {}
         """Live tables: played at, joined or claimed at, and ours (count to the cap)."""
         self.cache: OrderedDict[str, LiveTable] = OrderedDict()

@@ -6,11 +6,19 @@ A message it cannot use gets one clear line on stderr and is skipped; it never s
 answering. Once a game is out of step with the host (a message that contradicts the
 rules), it answers that game's remaining ``act`` messages with a random legal action
 from the host's list, and starts afresh at the next ``game``.
+
+The bot is warmed up (:meth:`~pitch.bots.Bot.warm_up`) before the first message is
+read, so that no decision pays for loading it; a host that sends ``hello`` is answered
+``{"ready": true}`` to say so. Each decision stops by the ``time`` of its ``act``
+(counted from when the message was read) less :data:`ANSWER_RESERVE`, and by the bot's
+own time cap counted from the same moment.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import time
 import traceback
 from typing import Any, TextIO
 
@@ -19,6 +27,9 @@ from pitch.bots.protocol.tracker import ProtocolError, ViewTracker
 from pitch.engine import action_str
 
 EVENT_TYPES = frozenset({"deal", "bid", "play", "trick", "hand"})
+ANSWER_RESERVE = 0.1
+"""Seconds of an ``act``'s time kept to answer: what follows the search (reading its
+figures, writing the line) and a moment of a busy machine's scheduling."""
 _OUT_OF_STEP = "out of step with the host: answering at random until the next game"
 
 
@@ -41,10 +52,16 @@ class _Session:
         self.out.write(json.dumps({"action": action}) + "\n")
         self.out.flush()
 
-    def handle(self, lineno: int, msg: dict[str, Any]) -> None:
+    def handle(self, lineno: int, msg: dict[str, Any], since: float | None = None) -> None:
+        """Follow or answer one message, read at ``since`` (``time.perf_counter()``)."""
         kind = msg.get("type")
         if kind == "act":
-            self.act(lineno, msg)
+            self.act(lineno, msg, since)
+        elif kind == "hello":
+            # Read only after the warm-up (see serve): the host may count the time of
+            # every decision from now on.
+            self.out.write(json.dumps({"ready": True}) + "\n")
+            self.out.flush()
         elif kind == "game":
             self.tracker = None
             self.tracker = ViewTracker.from_message(msg)
@@ -65,7 +82,12 @@ class _Session:
                 self.in_step = False
                 raise ProtocolError(f"{e}; {_OUT_OF_STEP}") from None
 
-    def act(self, lineno: int, msg: dict[str, Any]) -> None:
+    def act(self, lineno: int, msg: dict[str, Any], since: float | None = None) -> None:
+        since = time.perf_counter() if since is None else since
+        limit = msg.get("time")
+        by = None
+        if isinstance(limit, int | float) and not isinstance(limit, bool) and math.isfinite(limit):
+            by = since + max(0.0, limit) - ANSWER_RESERVE
         legal = msg.get("legal")
         if not (isinstance(legal, list) and legal and all(isinstance(x, str) for x in legal)):
             self.answer(None)
@@ -73,7 +95,7 @@ class _Session:
         if self.tracker is not None and self.in_step:
             try:
                 view = self.tracker.view(legal)
-                action = self.bot.act(view)
+                action = self.bot.decide(view, since=since, by=by).action
                 if view.legal >> action & 1:
                     self.answer(action_str(action))
                     return
@@ -89,10 +111,14 @@ class _Session:
 
 
 def serve(bot: Bot, inp: TextIO, out: TextIO, err: TextIO) -> int:
-    """Play ``bot`` over the protocol until ``inp`` ends. Returns how many messages
-    could not be used (each reported on ``err``)."""
+    """Play ``bot`` over the protocol until ``inp`` ends, once it is warmed up. Returns
+    how many messages could not be used (each reported on ``err``)."""
+    # Before the host's first message, never inside a decision: a fresh process beside
+    # two busy ones took 1.8 s of a 1 s decision loading the compiled search.
+    bot.warm_up()
     session = _Session(bot, out, err)
     for lineno, line in enumerate(iter(inp.readline, ""), 1):
+        since = time.perf_counter()
         text = line.strip()
         if not text:
             continue
@@ -105,7 +131,7 @@ def serve(bot: Bot, inp: TextIO, out: TextIO, err: TextIO) -> int:
             session.complain(lineno, f"expected a JSON object, got {text[:80]!r}")
             continue
         try:
-            session.handle(lineno, msg)
+            session.handle(lineno, msg, since)
         except ProtocolError as e:
             session.complain(lineno, str(e))
     return session.problems

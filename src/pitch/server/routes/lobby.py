@@ -65,7 +65,7 @@ async def health(svc: Service, request: Request) -> JSONResponse:
         "appended": svc.repo.writer.appended,
         "bot_workers": {
             "ready": svc.bots.ready(),
-            "wanted": svc.bots.workers,
+            "wanted": svc.bots.workers + svc.bots.quick,
             "waiting": svc.bots.waiting(),
         },
         "sockets": svc.sockets.public(),
