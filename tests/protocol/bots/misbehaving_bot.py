@@ -42,8 +42,9 @@ def main() -> None:
         elif mode == "shape":
             say({"move": legal[0]})
         elif mode == "chatty":
-            say("debug: thinking")
-            say({"action": legal[0]})
+            # One write: on a loaded machine two flushes let the host read the debug
+            # line and ask again before the answer came (no stale line to drop: a flake).
+            say("debug: thinking\n" + json.dumps({"action": legal[0]}))
         else:
             sys.exit(f"unknown mode {mode}")
 
