@@ -35,8 +35,8 @@ sys.path.insert(0, str(ROOT / "src"))  # this checkout's pitch, installed or not
 
 from pitch.i18n import LANGUAGE_NAMES, LANGUAGES  # noqa: E402
 
-JS = ROOT / "src/pitch/server/static/js"
-OUT = ROOT / "src/pitch/server/static/i18n"
+JS = ROOT / "src/pitch/web/js"
+OUT = ROOT / "src/pitch/web/i18n"
 LOCALE = ROOT / "src/pitch/locale"
 DOMAIN = "web"
 SERVER_KEYS = (
@@ -60,7 +60,7 @@ def extract_msgids(js_dir: Path = JS, *, server: bool = True) -> dict[MsgId, lis
     """Every msgid passed to ``t(...)`` and ``tn(...)`` (and, with ``server``, every key
     the server sends), with where it is used."""
     js: dict[str, Any] = {"t": None, "tn": (1, 2)}
-    sources = [("javascript", js, p) for p in sorted(js_dir.glob("*.js"))]
+    sources = [("javascript", js, p) for p in sorted(js_dir.rglob("*.js"))]
     if server:
         sources += [("python", {"N_": None}, p) for p in SERVER_KEYS]
     found: dict[MsgId, list[tuple[str, int]]] = {}
@@ -70,8 +70,8 @@ def extract_msgids(js_dir: Path = JS, *, server: bool = True) -> dict[MsgId, lis
                 if isinstance(msg, tuple) and len(msg) == 2:
                     msg = (str(msg[0]), str(msg[1]))
                 if isinstance(msg, (str, tuple)):
-                    # Locations as the catalogs have always written them (static/js/x.js).
-                    base = ROOT / ("src/pitch" if method == "python" else "src/pitch/server")
+                    # Locations from the package (web/js/table/table.js, bots/explain.py).
+                    base = ROOT / "src/pitch"
                     where = path.relative_to(base).as_posix()
                     found.setdefault(msg, []).append((where, lineno))
     return found

@@ -16,7 +16,7 @@ from tests.server.inprocess import TestClient, app_client, in_process_settings
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 ROOT = Path(__file__).resolve().parents[2]
-STATIC = ROOT / "src/pitch/server/static"
+STATIC = ROOT / "src/pitch/web"
 
 
 @pytest.fixture
@@ -57,7 +57,7 @@ def test_a_table_stores_the_spec_the_list_names(client: TestClient) -> None:
 
 
 def test_the_web_client_names_every_level_in_every_language() -> None:
-    js = (STATIC / "js/levels.js").read_text(encoding="utf-8")
+    js = (STATIC / "js/core/levels.js").read_text(encoding="utf-8")
     body = re.search(r"function names\(\) \{\s*return \{(.*?)\};", js, re.S)
     assert body, "levels.js names() not found"
     named = dict(re.findall(r'(\w+): t\("([^"]+)"\)', body.group(1)))

@@ -37,7 +37,7 @@ sync_api.expect.set_options(timeout=margin_ms(15))
 get_global = pytest.importorskip("babel.core", reason="needs the web-test extra").get_global
 
 ROOT = Path(__file__).resolve().parents[2]
-STATIC = ROOT / "src/pitch/server/static"
+STATIC = ROOT / "src/pitch/web"
 DATA = Path(__file__).parent / "data"
 SHOTS = ROOT / "artifacts/screenshots"
 CHROMIUM = os.environ.get("PITCH_CHROMIUM", "/usr/bin/chromium")

@@ -16,7 +16,7 @@ from pitch.i18n import LANGUAGE_NAMES, LANGUAGES
 pytest.importorskip("babel", reason="needs the web-test extra")
 
 ROOT = Path(__file__).resolve().parents[2]
-JS = ROOT / "src/pitch/server/static/js"
+JS = ROOT / "src/pitch/web/js"
 TRANSLATED = tuple(code for code in LANGUAGES if code != "en")
 
 
@@ -38,7 +38,7 @@ def test_extractor_sees_every_call() -> None:
     # A t(...) the extractor cannot read (a template literal, a variable) would ship
     # untranslated; the plain-text scan and Babel must agree on the set of msgids.
     scanned = set()
-    for path in JS.glob("*.js"):
+    for path in JS.rglob("*.js"):
         text = path.read_text(encoding="utf-8")
         scanned |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', text))
         scanned |= set(re.findall(r'\btn\("((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)"', text))
@@ -78,7 +78,7 @@ def test_placeholders_match(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", build.LANGUAGES)
 def test_json_matches_po(lang: str) -> None:
-    path = ROOT / f"src/pitch/server/static/i18n/{lang}.json"
+    path = ROOT / f"src/pitch/web/i18n/{lang}.json"
     assert path.read_text(encoding="utf-8") == build.render_json(lang), (
         f"{path.name} is stale: run scripts/build_web_i18n.py"
     )
@@ -93,7 +93,7 @@ def test_a_count_has_a_form_for_each_plural_category(lang: str) -> None:
     from babel import Locale
 
     rules = Locale.parse(lang).plural_form
-    messages = json.loads((ROOT / f"src/pitch/server/static/i18n/{lang}.json").read_text())
+    messages = json.loads((ROOT / f"src/pitch/web/i18n/{lang}.json").read_text())
     plural = [m for m in USED if isinstance(m, tuple)]
     assert plural
     for one, _other in plural:
@@ -106,7 +106,7 @@ def test_russian_counts_agree_with_their_number() -> None:
     # said "до 21 очков"); and the lobby's "1 минута", "2 минуты", "5 минут".
     from babel import Locale
 
-    ru = json.loads((ROOT / "src/pitch/server/static/i18n/ru.json").read_text())["messages"]
+    ru = json.loads((ROOT / "src/pitch/web/i18n/ru.json").read_text())["messages"]
 
     def say(one: str, n: int) -> str:
         return str(ru[one][Locale.parse("ru").plural_form(n)]).replace("{n}", str(n))
@@ -121,13 +121,13 @@ def test_one_list_of_languages() -> None:
     """The site's languages are pitch.i18n's, in its order, served as languages.json;
     the JavaScript keeps no list of its own."""
     assert build.LANGUAGES == LANGUAGES
-    path = ROOT / "src/pitch/server/static/i18n/languages.json"
+    path = ROOT / "src/pitch/web/i18n/languages.json"
     assert path.read_text(encoding="utf-8") == build.render_languages(), (
         "languages.json is stale: run scripts/build_web_i18n.py"
     )
     served = json.loads(path.read_text(encoding="utf-8"))["languages"]
     assert served == [[code, LANGUAGE_NAMES[code]] for code in LANGUAGES]
-    for path in JS.glob("*.js"):
+    for path in JS.rglob("*.js"):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r'\["nb",\s*"Norsk', text), f"{path.name} lists languages"
 

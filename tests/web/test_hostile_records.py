@@ -249,10 +249,10 @@ def test_builders_accept_only_the_clients_own_values(page: Any, static_url: str)
     page.wait_for_selector("body.ready")
     got = page.evaluate(
         """async (bad) => {
-        const cards = await import("/js/cards.js");
-        const dom = await import("/js/dom.js");
-        const icons = await import("/js/icons.js");
-        const board = await import("/js/board.js");
+        const cards = await import("/js/core/cards.js");
+        const dom = await import("/js/core/dom.js");
+        const icons = await import("/js/core/icons.js");
+        const board = await import("/js/table/board.js");
         const calls = {
           parseCard: (x) => cards.parseCard(x),
           cardSvg: (x) => cards.cardSvg(x),

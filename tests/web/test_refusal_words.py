@@ -122,8 +122,8 @@ def test_an_unknown_code_is_said_without_the_body(browser: Any, server_url: str)
     page.wait_for_selector("body.ready")
     said = page.evaluate(
         """async () => {
-          const { apiError } = await import('/js/messages.js');
-          const { ApiError } = await import('/js/api.js');
+          const { apiError } = await import('/js/core/messages.js');
+          const { ApiError } = await import('/js/core/api.js');
           return [
             apiError(new ApiError(418, {code: 'brand_new', detail: [{loc: ['body'], msg: 'x'}]})),
             apiError(new ApiError(422, {detail: [{loc: ['body', 'name'], msg: 'Value error'}]})),
@@ -143,7 +143,7 @@ def test_an_unknown_code_is_said_without_the_body(browser: Any, server_url: str)
 
 def test_the_join_field_knows_the_servers_table_ids() -> None:
     """lobby.js spells out the alphabet pitch.server.lifecycle makes table ids from."""
-    assert f"[{_ALPHABET}]{{10}}" in (STATIC / "js/lobby.js").read_text()
+    assert f"[{_ALPHABET}]{{10}}" in (STATIC / "js/lobby/lobby.js").read_text()
     assert len(new_table_id()) == 10
 
 

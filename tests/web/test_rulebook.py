@@ -16,8 +16,8 @@ from pitch.engine import Rules
 from pitch.i18n import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
-BOOK = ROOT / "src/pitch/server/static/rulebook"
-CLIENT_LANGUAGES = ROOT / "src/pitch/server/static/i18n/languages.json"
+BOOK = ROOT / "src/pitch/web/rulebook"
+CLIENT_LANGUAGES = ROOT / "src/pitch/web/i18n/languages.json"
 # RULES.md sits in the shared folder beside the repository; where it is absent (CI),
 # docs/rules.md carries the same ids, one "- **R4.3**" line each.
 RULES_MD = ROOT.parent / "shared/RULES.md"

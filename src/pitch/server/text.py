@@ -29,16 +29,13 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from functools import cache
-from pathlib import Path
 from typing import Final, Literal
 
 import regex
 from confusable_homoglyphs import categories, confusables
 
 from pitch.i18n import LANGUAGE_NAMES
-
-CATALOGS: Final = Path(__file__).parent / "static" / "i18n"
-"""The web client's translations (built from ``locale/*/web.po``)."""
+from pitch.web import CATALOGS
 
 NAME_LIMIT: Final = 32
 """Characters (grapheme clusters) in a player's name."""

@@ -3,14 +3,13 @@ own paths (an invite link, the rules)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse
 
 from pitch.server.fairness import FAIRNESS_HTML
+from pitch.web import ROOT
 
-STATIC = Path(__file__).parent.parent / "static"
+STATIC = ROOT
 
 router = APIRouter(include_in_schema=False)
 

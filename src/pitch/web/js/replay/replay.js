@@ -1,17 +1,17 @@
 // The replay viewer: step through any game record, from the server or an uploaded file.
 
-import * as api from "./api.js";
-import { cardEl, renderBoard } from "./board.js";
-import { cardName, sortHand } from "./cards.js";
-import { clear, h, toast } from "./dom.js";
-import { t } from "./i18n.js";
-import { icon } from "./icons.js";
-import { levelName } from "./levels.js";
-import { apiError, refusalText, withRuleLinks } from "./messages.js";
-import { finishedTables, statusText, when, who } from "./mytables.js";
+import * as api from "../core/api.js";
+import { cardEl, renderBoard } from "../table/board.js";
+import { cardName, sortHand } from "../core/cards.js";
+import { clear, h, toast } from "../core/dom.js";
+import { t } from "../core/i18n.js";
+import { icon } from "../core/icons.js";
+import { levelName } from "../core/levels.js";
+import { apiError, refusalText, withRuleLinks } from "../core/messages.js";
+import { finishedTables, statusText, when, who } from "../core/mytables.js";
 import { framesOf, isRule, MAX_GAMES, parseRecords, RecordError, verifyRecords, VerifyError } from "./record.js";
-import * as settings from "./settings.js";
-import { handSummary, scoreSheet, seatName, winnerText, sideName } from "./summary.js";
+import * as settings from "../core/settings.js";
+import { handSummary, scoreSheet, seatName, winnerText, sideName } from "../table/summary.js";
 
 let games = [];
 let game = null; // {rules, frames, names, sides}

@@ -1,13 +1,13 @@
 // The rules page (/rules): the rules as the engine plays them, one rule per id of
 // RULES.md (R1.1 ... R6.2), the table options and worked examples. The long texts are
-// data, static/rulebook/<lang>.json, one file per language of i18n.LANGUAGES; every
+// data, web/rulebook/<lang>.json, one file per language of i18n.LANGUAGES; every
 // text becomes a text node (rule ids in it become links to that rule).
 
-import { clear, h, toast } from "./dom.js";
-import * as i18n from "./i18n.js";
-import { t } from "./i18n.js";
-import { withRuleLinks } from "./messages.js";
-import { walkthroughAgain } from "./walkthrough.js";
+import { clear, h, toast } from "../core/dom.js";
+import * as i18n from "../core/i18n.js";
+import { t } from "../core/i18n.js";
+import { withRuleLinks } from "../core/messages.js";
+import { walkthroughAgain } from "../table/walkthrough.js";
 
 const books = new Map(); // language -> the parsed rulebook
 let root = null;
@@ -35,7 +35,7 @@ export function onHash() {
 
 async function book(lang) {
   if (!books.has(lang)) {
-    const res = await fetch(new URL(`../rulebook/${lang}.json`, import.meta.url));
+    const res = await fetch(new URL(`../../rulebook/${lang}.json`, import.meta.url));
     if (!res.ok) throw new Error(`no rulebook for ${lang}`);
     books.set(lang, await res.json());
   }

@@ -11,9 +11,9 @@
 // anyone could pull by clearing their storage; reading between one's own moves costs
 // nobody anything.
 
-import { append, clear, h } from "./dom.js";
-import { t, tn } from "./i18n.js";
-import * as settings from "./settings.js";
+import { append, clear, h } from "../core/dom.js";
+import { t, tn } from "../core/i18n.js";
+import * as settings from "../core/settings.js";
 
 // Each step: what it points at (the first of these on the page; none: the dialog only).
 const STEPS = [

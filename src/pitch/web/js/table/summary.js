@@ -1,10 +1,10 @@
 // Hand results and the score sheet, for the live table and the replay viewer.
 // Built from elements and text nodes only: names and fields are never markup.
 
-import { cardInline, isCard, isSuit, suitIcon, suitName } from "./cards.js";
-import { h } from "./dom.js";
-import { serverText, t } from "./i18n.js";
-import { numSides, seatsOfSide } from "./rules.js";
+import { cardInline, isCard, isSuit, suitIcon, suitName } from "../core/cards.js";
+import { h } from "../core/dom.js";
+import { serverText, t } from "../core/i18n.js";
+import { numSides, seatsOfSide } from "../core/rules.js";
 
 export function seatName(names, seat) {
   return names?.[seat] || t("Seat {n}", { n: seat + 1 });

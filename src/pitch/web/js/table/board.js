@@ -1,10 +1,10 @@
 // Draw a table: seats around an oval, the trick in the middle, the player's hand below.
 // Used by the live table and by the replay viewer; it only draws, never decides.
 
-import { backSvg, cardName, cardSvg, suitIcon, suitName } from "./cards.js";
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
-import * as settings from "./settings.js";
+import { backSvg, cardName, cardSvg, suitIcon, suitName } from "../core/cards.js";
+import { h } from "../core/dom.js";
+import { t } from "../core/i18n.js";
+import * as settings from "../core/settings.js";
 
 /** Screen position (percent of the board) of a seat, the viewer's seat at the bottom. */
 export function seatPosition(seat, me, n) {

@@ -7,9 +7,9 @@
 // validates every field the viewer reads (seats, cards, suits, numbers, names) and
 // copies only those, so a field the viewer does not expect never reaches the page.
 
-import { isCard, isSuit } from "./cards.js";
-import { hasMessage } from "./i18n.js";
-import { numSides, seatsOfSide } from "./rules.js";
+import { isCard, isSuit } from "../core/cards.js";
+import { hasMessage } from "../core/i18n.js";
+import { numSides, seatsOfSide } from "../core/rules.js";
 
 /** A file that is not game records; `key` names what is wrong (for the message). */
 export class RecordError extends Error {

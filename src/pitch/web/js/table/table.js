@@ -1,17 +1,17 @@
 // A live table: join or claim a seat, then play over the table socket (docs/server.md).
 
-import * as api from "./api.js";
+import * as api from "../core/api.js";
 import { bidText, cardEl, renderBoard } from "./board.js";
-import { cardName, sortHand, suitName } from "./cards.js";
-import { announce, append, clear, dismissError, h, toast } from "./dom.js";
-import { icon } from "./icons.js";
-import { serverText, t } from "./i18n.js";
-import { apiError, refusalText, serverError, withRuleLinks } from "./messages.js";
-import * as settings from "./settings.js";
-import * as sound from "./sound.js";
+import { cardName, sortHand, suitName } from "../core/cards.js";
+import { announce, append, clear, dismissError, h, toast } from "../core/dom.js";
+import { icon } from "../core/icons.js";
+import { serverText, t } from "../core/i18n.js";
+import { apiError, refusalText, serverError, withRuleLinks } from "../core/messages.js";
+import * as settings from "../core/settings.js";
+import * as sound from "../core/sound.js";
 import { handSummary, scoreSheet, seatName, sideName, winnerText } from "./summary.js";
-import { joinView, waitingPanel } from "./seating.js";
-import { leaveTable, watchReplay } from "./mytables.js";
+import { joinView, waitingPanel } from "../core/seating.js";
+import { leaveTable, watchReplay } from "../core/mytables.js";
 import { chatPanel, receiveChat, resetChat } from "./chat.js";
 import { walkthrough } from "./walkthrough.js";
 

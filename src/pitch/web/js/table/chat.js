@@ -2,9 +2,9 @@
 // translated here) and, where the table allows it, short free text; mute hides the
 // others' lines. Every line is shown as text: names and words are never markup.
 
-import * as api from "./api.js";
-import { announce, clear, h } from "./dom.js";
-import { current, t } from "./i18n.js";
+import * as api from "../core/api.js";
+import { announce, clear, h } from "../core/dom.js";
+import { current, t } from "../core/i18n.js";
 
 const MUTE = "pitch.chat.muted";
 

@@ -1,11 +1,11 @@
 // Translations: msgid -> text catalogs built from gettext .po files
-// (scripts/build_web_i18n.py writes static/i18n/<lang>.json, and languages.json from
+// (scripts/build_web_i18n.py writes web/i18n/<lang>.json, and languages.json from
 // pitch.i18n, the one list of languages).
 
 import * as settings from "./settings.js";
 
 async function fetchLanguages() {
-  const res = await fetch(new URL("../i18n/languages.json", import.meta.url));
+  const res = await fetch(new URL("../../i18n/languages.json", import.meta.url));
   if (!res.ok) throw new Error("no list of languages");
   return (await res.json()).languages;
 }
@@ -35,7 +35,7 @@ export function current() {
 
 export async function load(code) {
   const want = CODES.includes(code) ? code : "en";
-  const res = await fetch(new URL(`../i18n/${want}.json`, import.meta.url));
+  const res = await fetch(new URL(`../../i18n/${want}.json`, import.meta.url));
   if (!res.ok) throw new Error(`no catalog for ${want}`);
   catalog = (await res.json()).messages;
   lang = want;

@@ -1,13 +1,13 @@
 // The lobby: choose the rules and who sits where, create the table, claim your seat.
 
-import * as api from "./api.js";
-import { clear, h, toast } from "./dom.js";
-import { serverText, t, tn } from "./i18n.js";
-import { apiError } from "./messages.js";
-import { levelName, levels as levelList, loadLevels } from "./levels.js";
-import { heldSeats, myTablesPanel, refresh as refreshMyTables } from "./mytables.js";
-import { takeName } from "./seating.js";
-import * as settings from "./settings.js";
+import * as api from "../core/api.js";
+import { clear, h, toast } from "../core/dom.js";
+import { serverText, t, tn } from "../core/i18n.js";
+import { apiError } from "../core/messages.js";
+import { levelName, levels as levelList, loadLevels } from "../core/levels.js";
+import { heldSeats, myTablesPanel, refresh as refreshMyTables } from "../core/mytables.js";
+import { takeName } from "../core/seating.js";
+import * as settings from "../core/settings.js";
 
 let root = null;
 let levels = [["beginner", "beginner"]];

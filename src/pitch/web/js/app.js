@@ -4,14 +4,14 @@
 //   /rules      the rules (/rules#R4.3 shows one rule)
 //   #replay     the replay viewer (works offline from a record file)
 
-import { clear, h } from "./dom.js";
-import { icon } from "./icons.js";
-import * as i18n from "./i18n.js";
-import { loadLevels } from "./levels.js";
-import { walkthroughAgain } from "./walkthrough.js";
-import { t } from "./i18n.js";
-import * as settings from "./settings.js";
-import * as sound from "./sound.js";
+import { clear, h } from "./core/dom.js";
+import { icon } from "./core/icons.js";
+import * as i18n from "./core/i18n.js";
+import { loadLevels } from "./core/levels.js";
+import { walkthroughAgain } from "./table/walkthrough.js";
+import { t } from "./core/i18n.js";
+import * as settings from "./core/settings.js";
+import * as sound from "./core/sound.js";
 
 let page = null; // the module showing the current page
 
@@ -32,13 +32,13 @@ async function show() {
   drawHeader(r);
   await loadLevels(); // bot level names, for every page that names a bot seat
   if (r.name === "replay") {
-    page = await import("./replay.js");
+    page = await import("./replay/replay.js");
     page.showReplay(main, history.state?.records || null);
   } else if (r.name === "rules") {
-    page = await import("./rulespage.js");
+    page = await import("./rules/rulespage.js");
     await page.showRules(main);
   } else if (r.name === "table") {
-    page = await import("./table.js");
+    page = await import("./table/table.js");
     await page.showTable(main, r.id);
   } else if (r.name === "missing") {
     page = null;
@@ -47,7 +47,7 @@ async function show() {
       h("section", { class: "panel" }, h("h1", {}, t("Page not found")), h("p", {}, t("There is no page at this address.")), h("a", { href: "/", class: "button primary" }, t("Back to the lobby"))),
     );
   } else {
-    page = await import("./lobby.js");
+    page = await import("./lobby/lobby.js");
     await page.showLobby(main);
   }
 }
