@@ -68,6 +68,18 @@ class KeyedBuckets:
             b.tokens -= n
         return True
 
+    def available(self, keys: Sequence[tuple[str, float]]) -> float:
+        """The most :meth:`take_all` would grant ``keys`` now.
+
+        >>> b = KeyedBuckets(rate=0.0, burst=3)
+        >>> b.take_all([("a", 1.0), ("wide", 2.0)], 2), b.available([("a", 1.0), ("wide", 2.0)])
+        (True, 1.0)
+        """
+        buckets = [self._bucket(k, f) for k, f in keys]
+        for b in buckets:
+            b.has(0.0)  # brought up to now
+        return min(b.tokens for b in buckets)
+
     def _bucket(self, key: str, factor: float) -> TokenBucket:
         b = self._buckets.get(key)
         if b is None:

@@ -95,6 +95,10 @@ class Limit:
         if not self._buckets.take_all(self._client, n):
             raise ServiceError(429, self._refusal)
 
+    def allowance(self) -> float:
+        """What :meth:`take` would grant now (the least any of the client's keys has)."""
+        return self._buckets.available(self._client)
+
 
 def _limits(conn: HTTPConnection) -> Limits:
     return cast(Limits, conn.app.state.limits)
