@@ -134,6 +134,22 @@ def client_networks(host: str | None) -> list[tuple[str, float]]:
     return out + [(str(ipaddress.IPv6Network((ip, b), strict=False)), f) for b, f in IPV6_NETWORKS]
 
 
+def client_site(host: str | None) -> str:
+    """The network around ``host`` that one owner is likely to hold whole: an IPv4
+    address's /24, an IPv6 address's /48 (an IPv4-mapped one's /24).
+
+    >>> client_site("192.0.2.77"), client_site("2001:db8:1:2::1"), client_site("x")
+    ('192.0.2.0/24', '2001:db8:1::/48', 'x')
+    """
+    own = client_address(host)
+    try:
+        net = ipaddress.ip_network(own)
+    except ValueError:
+        return own
+    bits = 24 if net.version == 4 else 48
+    return str(net.supernet(new_prefix=bits))
+
+
 def client_key(host: str | None, secret: bytes) -> str:
     """A short keyed hash of the client's address (:func:`client_address`): limits need
     identity, the database need not keep addresses. The key (``secret``, one per

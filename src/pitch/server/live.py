@@ -77,6 +77,7 @@ class Conn:
         "opened",
         "overflowed",
         "seat",
+        "site",
         "spectator",
         "strikes",
         "sync_bucket",
@@ -94,6 +95,7 @@ class Conn:
         burst: int,
         queue: int,
         client: str = "",
+        site: str = "",
         wire: Wire | None = None,
         max_unsent: int = 128 * 1024,
         slow_seconds: float = 10.0,
@@ -108,6 +110,8 @@ class Conn:
         """Characters in the queue (the messages are ASCII JSON: bytes)."""
         self.client = client
         """The client address the per-client limits count (``routes.deps.Client``)."""
+        self.site = site
+        """Its /24 or /48 (``routes.deps.get_site``): tables kept going per network."""
         self.opened: str | None = None
         """The table this socket has open, once it joined (``Connections``)."""
         self.watching: str | None = None

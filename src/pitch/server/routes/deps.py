@@ -12,7 +12,13 @@ from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
 from pitch.server.errors import ServiceError
-from pitch.server.limits import KeyedBuckets, client_key, client_networks, network_key
+from pitch.server.limits import (
+    KeyedBuckets,
+    client_key,
+    client_networks,
+    client_site,
+    network_key,
+)
 from pitch.server.schemas import Problem
 from pitch.server.service import TableService
 from pitch.server.settings import Settings
@@ -66,6 +72,12 @@ def get_client(conn: HTTPConnection) -> str:
     """Who is asking, for limits and table ownership: the client's address, keyed."""
     secret = cast(bytes, conn.app.state.client_secret)
     return client_key(conn.client.host if conn.client else None, secret)
+
+
+def get_site(conn: HTTPConnection) -> str:
+    """The client's /24 (IPv4) or /48 (IPv6), keyed (``limits.client_site``)."""
+    secret = cast(bytes, conn.app.state.client_secret)
+    return network_key(client_site(conn.client.host if conn.client else None), secret)
 
 
 def get_networks(conn: HTTPConnection) -> list[tuple[str, float]]:
