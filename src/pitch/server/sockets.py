@@ -279,9 +279,9 @@ def guarded_ws(
 
         async def send(self, message: Any) -> None:
             await super().send(message)
-            if message["type"] == "websocket.accept":
+            if message["type"] == "websocket.accept" and self.request is not None:
                 # The handshake's request and response (their headers parsed twice
-                # over, 4.5 KiB) are not read again once it is done; the app has read
+                # over, 5 KiB) are not read again once it is done; the app has read
                 # the scope's copy of the headers (``routes.deps``) by now too.
                 # (websockets' parser keeps the request in its generator's frame too.)
                 self.request.headers.clear()
