@@ -111,9 +111,10 @@ async def verify_records(
             raise RequestValidationError(done.errors)
         cost, answer = done
         limit.take()
-        # Over the allowance (then the check was not replayed), or another client of
-        # the same wider network spent it meanwhile: 429, as before the replay.
-        hands.take(cost if answer is not None else float("inf"))
+        if answer is None:  # past the hands allowance, so not replayed: 429
+            hands.take(float("inf"))
+        # 429 too if another client of the same wider network spent them meanwhile.
+        hands.take(cost)
         assert answer is not None
     return Response(answer, media_type="application/json")
 
