@@ -88,7 +88,7 @@ def test_big_checks_run_in_workers_while_the_server_answers(make_server: Any, bi
             assert first["problems"] == [] and len(first["records"][0]["hands"]) == 2500
             assert all(r.content == answers[0].content for r in answers)
             after = (await h.get("/api/health")).json()["record_checks"]
-            assert after == {"running": 0, "waiting": 0, "workers": 2}
+            assert after == {"running": 0, "waiting": 0, "workers": 2, "jobs": 3}
 
     asyncio.run(main())
 
@@ -159,14 +159,14 @@ def test_a_check_whose_client_left_keeps_its_worker_until_it_ends(tmp_path: Path
         task.cancel()
         for _ in range(20):
             await asyncio.sleep(0.01)
-        assert checks.state() == {"running": 1, "waiting": 0, "workers": 1}
+        assert checks.state() == {"running": 1, "waiting": 0, "workers": 1, "jobs": 1}
         with pytest.raises(ServiceError):  # the same client meanwhile: 429
             async with checks.turn("a"):
                 pass
         done.touch()
         with pytest.raises(asyncio.CancelledError):
             await task
-        assert checks.state() == {"running": 0, "waiting": 0, "workers": 1}
+        assert checks.state() == {"running": 0, "waiting": 0, "workers": 1, "jobs": 1}
         checks.close()
 
     asyncio.run(main())
@@ -188,3 +188,40 @@ def test_the_workers_end_when_idle_and_come_back() -> None:
         checks.close()
 
     asyncio.run(main())
+
+
+def test_a_check_reads_its_body_once(tmp_path: Path) -> None:
+    """One worker job a check, valid or not (its body went to the workers twice, and
+    was read twice, once to count its hands and once to check them); past the
+    client's hands allowance the check is refused as before."""
+    env = {"PITCH_RECORD_HANDS_PER_MINUTE": "100"}
+    srv = ServerProcess(db_url("sqlite", tmp_path), env=env, log=tmp_path / "server.log")
+    srv.args = PROXY
+    srv.start()
+    body = verify_body(long_record(60))
+
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=srv.base, timeout=margin(60)) as h:
+
+            async def jobs() -> int:
+                return int((await h.get("/api/health")).json()["record_checks"]["jobs"])
+
+            ok = await _post(h, body, "10.3.0.1")
+            assert ok.status_code == 200, ok.text
+            assert len(ok.json()["records"]) == 1 and ok.json()["problems"] == []
+            assert await jobs() == 1
+            over = await _post(h, body, "10.3.0.1")  # 60 more hands of the 40 left
+            assert over.status_code == 429, over.text
+            assert over.json()["detail"] == "too many hands checked; wait a minute"
+            assert await jobs() == 2
+            bad = await _post(h, b'{"records": []}', "10.3.0.2")
+            assert bad.status_code == 422, bad.text
+            assert await jobs() == 3
+            # The refusals spent no hands of another address.
+            assert (await _post(h, body, "10.3.0.2")).status_code == 200
+            assert await jobs() == 4
+
+    try:
+        asyncio.run(main())
+    finally:
+        srv.stop()

@@ -21,6 +21,7 @@ import websockets
 from tests.server.helpers import ServerProcess, create_table
 from tests.support.databases import db_url
 from tests.support.tables import ws_url
+from tests.support.timing import margin
 
 PROXY = ("--forwarded-allow-ips", "127.0.0.1")
 
@@ -204,3 +205,68 @@ def test_a_forwarded_address_that_is_none_counts_as_the_proxy(make_server: Any) 
     assert make("10.0.0.9") == 201  # a real client behind it is its own
     said = srv.log.read_text().count("forwarded a client address that is not one")
     assert said == 1  # logged, not once per request
+
+
+# ------------------------------------------------------------------ per network
+
+
+async def _play(base: str, table: str, token: str, address: str) -> tuple[Any, dict[str, Any]]:
+    ws = await websockets.connect(
+        ws_url(base, table),
+        origin=base,  # type: ignore[arg-type]
+        additional_headers=_as(address),
+    )
+    await ws.send(json.dumps({"type": "auth", "token": token}))
+    return ws, json.loads(await asyncio.wait_for(ws.recv(), 30))
+
+
+def test_one_network_keeps_a_bounded_number_of_tables_going(make_server: Any) -> None:
+    """Found: a table a player's socket holds never leaves memory for another, and
+    each address may keep 32 going: 157 addresses (less than a /24) could hold the
+    whole cap. One /24 keeps at most 8 addresses' worth."""
+    srv = make_server(env={"PITCH_TABLES_OPEN_PER_CLIENT": "1"}, args=PROXY)
+    base = srv.base
+    seats = []
+    for i in range(10):
+        made = f"10.8.{i}.1"  # tables made elsewhere, within the creation limits
+        r = httpx.post(base + "/api/tables", json={}, headers=_as(made), timeout=10)
+        assert r.status_code == 201, r.text
+        table = r.json()["id"]
+        player = f"10.5.0.{i + 1}" if i < 9 else "10.5.1.1"
+        r = httpx.post(
+            f"{base}/api/tables/{table}/seats/0",
+            json={"name": "Ann"},
+            headers=_as(player),
+            timeout=10,
+        )
+        assert r.status_code == 200, r.text
+        seats.append((table, r.json()["token"], player))
+
+    async def scenario() -> None:
+        held = []
+        for table, token, player in seats[:8]:  # 8 addresses of 10.5.0.0/24
+            ws, hello = await _play(base, table, token, player)
+            assert hello["type"] == "welcome", hello
+            held.append(ws)
+        table, token, player = seats[8]  # a ninth of that /24
+        ws, refused = await _play(base, table, token, player)
+        assert refused["type"] == "error" and refused["code"] == "too_many_tables", refused
+        assert "your network" in refused["message"]
+        await ws.close()
+        table, token, player = seats[9]  # another /24
+        other, hello = await _play(base, table, token, player)
+        assert hello["type"] == "welcome", hello
+        await held.pop().close()  # one of the /24's tables closed: room for the ninth
+        table, token, player = seats[8]
+        deadline = time.monotonic() + margin(30)  # the server hears of the close
+        while True:
+            ws, hello = await _play(base, table, token, player)
+            if hello["type"] == "welcome" or time.monotonic() > deadline:
+                break
+            await ws.close()
+            await asyncio.sleep(0.05)
+        assert hello["type"] == "welcome", hello
+        for a in (*held, ws, other):
+            await a.close()
+
+    asyncio.run(asyncio.wait_for(scenario(), 120))

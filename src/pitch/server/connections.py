@@ -21,6 +21,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pitch.server")
 
+SITE_TABLES_FACTOR = 8
+"""Tables the sockets of one /24 (IPv4) or /48 (IPv6) may keep going, as a multiple of
+one address's (``tables_open_per_client``): a table a player's socket holds never
+leaves memory for another, and 157 addresses keeping 32 each filled the server's 5,000
+(``lifecycle.make_room``). A network's budget is larger than an address's, since
+many people may share one (a school, a provider's NAT)."""
+
 
 def welcome(t: LiveTable, seat: int) -> dict[str, Any]:
     """The ``welcome`` for the holder of ``seat``: ``player``, or ``waiting`` while a
@@ -51,6 +58,8 @@ class Connections:
         """Per client address, the tables its sockets have open (sockets on each)."""
         self.watching: dict[str, dict[str, int]] = {}
         """The same for its spectators' sockets (``spectate``) alone."""
+        self.tables_of_site: dict[str, dict[str, int]] = {}
+        """The same as ``tables_of``, per /24 or /48 (``Conn.site``)."""
 
     def admit(self, client: str) -> bool:
         n = self.by_client.get(client, 0)
@@ -95,11 +104,11 @@ class Connections:
         if conn.seat is not None or conn.spectator:
             conn.send(error("already_authenticated"))
             return
-        if not self._may_open(conn.client, t.id):
+        refusal = self._may_open(conn, t.id)
+        if refusal is not None:
             # A table plays only while someone has it open: this bounds the tables one
-            # address can keep playing (and the bot work they ask for).
-            n = self.svc.settings.tables_open_per_client
-            conn.send(error("too_many_tables", f"you have {n} tables open; close one first"))
+            # address (and one network) can keep playing, and keep in memory.
+            conn.send(error("too_many_tables", refusal))
             conn.close()
             return
         was_open = t.watched()
@@ -180,14 +189,22 @@ class Connections:
         conn.close()
         return False
 
-    def _may_open(self, client: str, table: str) -> bool:
-        tables = self.tables_of.get(client, {})
-        return table in tables or len(tables) < self.svc.settings.tables_open_per_client
+    def _may_open(self, conn: Conn, table: str) -> str | None:
+        """Why ``conn`` may not open ``table`` too, or ``None``."""
+        n = self.svc.settings.tables_open_per_client
+        tables = self.tables_of.get(conn.client, {})
+        if table not in tables and len(tables) >= n:
+            return f"you have {n} tables open; close one first"
+        site = self.tables_of_site.get(conn.site, {})
+        if table not in site and len(site) >= n * SITE_TABLES_FACTOR:
+            return f"your network has {n * SITE_TABLES_FACTOR} tables open; close one first"
+        return None
 
     def _opened(self, conn: Conn, table: str) -> None:
         conn.opened = table
-        tables = self.tables_of.setdefault(conn.client, {})
-        tables[table] = tables.get(table, 0) + 1
+        for counts, key in ((self.tables_of, conn.client), (self.tables_of_site, conn.site)):
+            tables = counts.setdefault(key, {})
+            tables[table] = tables.get(table, 0) + 1
 
     def _closed(self, conn: Conn) -> None:
         if conn.watching is not None:
@@ -196,6 +213,7 @@ class Connections:
         table, conn.opened = conn.opened, None
         if table is not None:
             _drop(self.tables_of, conn.client, table)
+            _drop(self.tables_of_site, conn.site, table)
 
     async def _chat(self, t: LiveTable, conn: Conn, msg: Chat) -> None:
         """Store a chat line, then send it to everyone at the table (spectators too)."""

@@ -68,6 +68,18 @@ class KeyedBuckets:
             b.tokens -= n
         return True
 
+    def available(self, keys: Sequence[tuple[str, float]]) -> float:
+        """The most :meth:`take_all` would grant ``keys`` now.
+
+        >>> b = KeyedBuckets(rate=0.0, burst=3)
+        >>> b.take_all([("a", 1.0), ("wide", 2.0)], 2), b.available([("a", 1.0), ("wide", 2.0)])
+        (True, 1.0)
+        """
+        buckets = [self._bucket(k, f) for k, f in keys]
+        for b in buckets:
+            b.has(0.0)  # brought up to now
+        return min(b.tokens for b in buckets)
+
     def _bucket(self, key: str, factor: float) -> TokenBucket:
         b = self._buckets.get(key)
         if b is None:
@@ -120,6 +132,22 @@ def client_networks(host: str | None) -> list[tuple[str, float]]:
         return out
     ip = net.network_address
     return out + [(str(ipaddress.IPv6Network((ip, b), strict=False)), f) for b, f in IPV6_NETWORKS]
+
+
+def client_site(host: str | None) -> str:
+    """The network around ``host`` that one owner is likely to hold whole: an IPv4
+    address's /24, an IPv6 address's /48 (an IPv4-mapped one's /24).
+
+    >>> client_site("192.0.2.77"), client_site("2001:db8:1:2::1"), client_site("x")
+    ('192.0.2.0/24', '2001:db8:1::/48', 'x')
+    """
+    own = client_address(host)
+    try:
+        net = ipaddress.ip_network(own)
+    except ValueError:
+        return own
+    bits = 24 if net.version == 4 else 48
+    return str(net.supernet(new_prefix=bits))
 
 
 def client_key(host: str | None, secret: bytes) -> str:

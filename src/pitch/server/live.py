@@ -58,9 +58,37 @@ class Conn:
     """One WebSocket. Sends go through a bounded queue and a writer task, so a slow
     client never holds up a broadcast; one that falls too far behind is dropped.
 
-    The queue is a deque and one waiting future rather than an ``asyncio.Queue``:
+    The queue is a list and one waiting future rather than an ``asyncio.Queue``:
     every state goes through here four times per action, and the lighter queue
-    costs a third as much."""
+    costs a third as much. A list, not a deque, and ``__slots__``: an idle socket
+    keeps its ``Conn`` for hours, and an empty deque is 760 bytes, a ``__dict__`` of
+    these attributes 1 KiB (docs/benchmarks.md, "Idle sockets")."""
+
+    __slots__ = (
+        "_behind_since",
+        "_limit",
+        "_max_unsent",
+        "_queue",
+        "_queued",
+        "_slow_seconds",
+        "_wake",
+        "bucket",
+        "client",
+        "close_code",
+        "closed",
+        "hint_task",
+        "opened",
+        "overflowed",
+        "seat",
+        "site",
+        "spectator",
+        "strikes",
+        "sync_bucket",
+        "waiting",
+        "watching",
+        "wire",
+        "ws",
+    )
 
     def __init__(
         self,
@@ -70,6 +98,7 @@ class Conn:
         burst: int,
         queue: int,
         client: str = "",
+        site: str = "",
         wire: Wire | None = None,
         max_unsent: int = 128 * 1024,
         slow_seconds: float = 10.0,
@@ -84,6 +113,8 @@ class Conn:
         """Characters in the queue (the messages are ASCII JSON: bytes)."""
         self.client = client
         """The client address the per-client limits count (``routes.deps.Client``)."""
+        self.site = site
+        """Its /24 or /48 (``routes.deps.get_site``): tables kept going per network."""
         self.opened: str | None = None
         """The table this socket has open, once it joined (``Connections``)."""
         self.watching: str | None = None
@@ -99,7 +130,8 @@ class Conn:
         """``sync`` messages (each builds the whole state): a few, then one a second."""
         self.hint_task: asyncio.Task[None] | None = None
         """Works out this connection's last ``hint`` (one at a time)."""
-        self._queue: deque[str] = deque()
+        self._queue: list[str] = []
+        """At most ``queue`` messages, so taking from the front is cheap."""
         self._limit = queue
         self._wake: asyncio.Future[None] | None = None
         self.closed = False
@@ -165,9 +197,10 @@ class Conn:
         try:
             while True:
                 while q and not self.overflowed:
-                    text = q.popleft()
+                    text = q.pop(0)
                     self._queued -= len(text)
                     await self.ws.send_text(text)
+                    del text  # not kept while the socket idles
                 if self.closed:
                     break
                 self._wake = loop.create_future()

@@ -199,12 +199,24 @@ def hands_of_body(body: bytes) -> int | BodyError:
         return e
 
 
-def answer_body(body: bytes) -> bytes:
-    """The answer to ``body`` (already found valid by :func:`hands_of_body`), as the
-    JSON bytes FastAPI wrote for the :class:`RecordsChecked` the route returned."""
-    good, bad = check_records(read_body(body).records)
+def answer_body(body: bytes, allowance: float) -> tuple[int, bytes | None] | BodyError:
+    """``body`` read once: why it is no request, or what checking it costs
+    (:func:`hands_in`) and, if that is within ``allowance`` (the hands the client may
+    still have checked), the answer, as the JSON bytes FastAPI wrote for the
+    :class:`RecordsChecked` the route returned (``None``: over the allowance, not
+    replayed)."""
+    try:
+        records = read_body(body).records
+    except BodyError as e:
+        return e
+    del body  # 2 MiB, while the replay builds its own
+    cost = hands_in(records)
+    if cost > allowance:
+        return cost, None
+    good, bad = check_records(records)
+    del records
     out = RecordsChecked(records=good, problems=[RecordProblem(**b) for b in bad])
-    return _ANSWER.dump_json(out, by_alias=True)
+    return cost, _ANSWER.dump_json(out, by_alias=True)
 
 
 _ANSWER = TypeAdapter(RecordsChecked)
@@ -238,12 +250,19 @@ class RecordChecks:
         self.max_waiting = WAITING_PER_WORKER * workers
         self.running = 0
         self.waiting = 0
+        self.jobs = 0
+        """Jobs given to the workers (one a check: its body is read once)."""
         self._clients: set[str] = set()
         self._free = asyncio.Semaphore(workers)
         self._pool: ProcessPoolExecutor | None = None
 
     def state(self) -> dict[str, int]:
-        return {"running": self.running, "waiting": self.waiting, "workers": self.workers}
+        return {
+            "running": self.running,
+            "waiting": self.waiting,
+            "workers": self.workers,
+            "jobs": self.jobs,
+        }
 
     @contextlib.asynccontextmanager
     async def turn(self, client: str) -> AsyncIterator[None]:
@@ -272,9 +291,10 @@ class RecordChecks:
             if self.running == self.waiting == 0 and self._pool is not None:
                 self._idle = asyncio.get_running_loop().call_later(self.idle_seconds, self.close)
 
-    async def run(self, job: Callable[[bytes], T], body: bytes) -> T:
-        """``job(body)`` in a worker, within :meth:`turn`. A worker that died (killed,
-        out of memory) is 503 ``server_busy``, and fresh ones serve the next check."""
+    async def run(self, job: Callable[..., T], body: bytes, *args: Any) -> T:
+        """``job(body, *args)`` in a worker, within :meth:`turn`. A worker that died
+        (killed, out of memory) is 503 ``server_busy``, and fresh ones serve the next
+        check."""
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 self.workers,
@@ -282,7 +302,8 @@ class RecordChecks:
                 initializer=_watch_parent,
                 initargs=(os.getpid(),),
             )
-        fut = asyncio.get_running_loop().run_in_executor(self._pool, job, body)
+        self.jobs += 1
+        fut = asyncio.get_running_loop().run_in_executor(self._pool, job, body, *args)
         try:
             return await asyncio.shield(fut)
         except asyncio.CancelledError:

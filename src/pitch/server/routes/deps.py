@@ -12,7 +12,13 @@ from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
 from pitch.server.errors import ServiceError
-from pitch.server.limits import KeyedBuckets, client_key, client_networks, network_key
+from pitch.server.limits import (
+    KeyedBuckets,
+    client_key,
+    client_networks,
+    client_site,
+    network_key,
+)
 from pitch.server.schemas import Problem
 from pitch.server.service import TableService
 from pitch.server.settings import Settings
@@ -68,6 +74,12 @@ def get_client(conn: HTTPConnection) -> str:
     return client_key(conn.client.host if conn.client else None, secret)
 
 
+def get_site(conn: HTTPConnection) -> str:
+    """The client's /24 (IPv4) or /48 (IPv6), keyed (``limits.client_site``)."""
+    secret = cast(bytes, conn.app.state.client_secret)
+    return network_key(client_site(conn.client.host if conn.client else None), secret)
+
+
 def get_networks(conn: HTTPConnection) -> list[tuple[str, float]]:
     """The keys the per-client rates count the client by, with their budgets' factors:
     its own (an IPv6 client's /64), and an IPv6 client's /56 and /48 besides."""
@@ -94,6 +106,10 @@ class Limit:
     def take(self, n: float = 1.0) -> None:
         if not self._buckets.take_all(self._client, n):
             raise ServiceError(429, self._refusal)
+
+    def allowance(self) -> float:
+        """What :meth:`take` would grant now (the least any of the client's keys has)."""
+        return self._buckets.available(self._client)
 
 
 def _limits(conn: HTTPConnection) -> Limits:

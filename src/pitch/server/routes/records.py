@@ -19,7 +19,6 @@ from pitch.server.records_check import (
     RecordsChecked,
     RecordsIn,
     answer_body,
-    hands_of_body,
 )
 from pitch.server.routes.deps import (
     ERRORS,
@@ -101,15 +100,23 @@ async def verify_records(
     body = await request.body()  # the guard read it, at most MAX_RECORDS_BODY bytes
     checks: RecordChecks = request.app.state.record_checks
     async with checks.turn(client):
-        # Reading the JSON is a worker's too; a malformed body spends no allowance.
-        cost = await checks.run(hands_of_body, body)
-        if isinstance(cost, BodyError):
-            if cost.errors is None:
+        # One job reads the JSON, counts the hands, and replays them if the client may
+        # still have that many checked (none if it may make no more checks): the body
+        # is read once, in a worker, and a malformed one spends no allowance.
+        allowance = hands.allowance() if limit.allowance() >= 1 else 0.0
+        done = await checks.run(answer_body, body, allowance)
+        del body
+        if isinstance(done, BodyError):
+            if done.errors is None:
                 raise HTTPException(400, "There was an error parsing the body")
-            raise RequestValidationError(cost.errors)
+            raise RequestValidationError(done.errors)
+        cost, answer = done
         limit.take()
+        if answer is None:  # past the hands allowance, so not replayed: 429
+            hands.take(float("inf"))
+        # 429 too if another client of the same wider network spent them meanwhile.
         hands.take(cost)
-        answer = await checks.run(answer_body, body)
+        assert answer is not None
     return Response(answer, media_type="application/json")
 
 

@@ -11,27 +11,43 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pitch.server.errors import ServiceError
 from pitch.server.live import Conn, LiveTable
 from pitch.server.protocol import Auth, Spectate, error, parse_client_message
-from pitch.server.routes.deps import Client, Limit, ReadLimit, Service
+from pitch.server.routes.deps import (
+    Limit,
+    get_client,
+    get_networks,
+    get_service,
+    get_site,
+    read_limit,
+)
 from pitch.server.service import TableService
 from pitch.server.sockets import MAX_UNSENT, WIRE
 
 router = APIRouter()
 
 
-@router.websocket("/ws/tables/{table_id}")
-async def table_socket(
-    ws: WebSocket, table_id: str, svc: Service, who: Client, reads: ReadLimit
-) -> None:
+async def table_socket(ws: WebSocket) -> None:
+    # A plain Starlette route, its few dependencies called here: FastAPI's dependency
+    # machinery (three exit stacks and their frames) would live as long as the socket,
+    # 4 KiB an idle one (docs/benchmarks.md, "Idle sockets").
+    table_id = str(ws.path_params["table_id"])
+    svc, who = get_service(ws), get_client(ws)
+    reads = read_limit(ws, get_networks(ws))
+    site = get_site(ws)
     if not svc.conns.admit(who):
         await ws.close(1013, "too many connections from your address")
         return
     try:
-        await _serve(ws, table_id, svc, who, reads)
+        await _serve(ws, table_id, svc, who, site, reads)
     finally:
         svc.conns.release(who)
 
 
-async def _serve(ws: WebSocket, table_id: str, svc: TableService, who: str, reads: Limit) -> None:
+router.add_websocket_route("/ws/tables/{table_id}", table_socket)
+
+
+async def _serve(
+    ws: WebSocket, table_id: str, svc: TableService, who: str, site: str, reads: Limit
+) -> None:
     settings = svc.settings
     await ws.accept()
     try:
@@ -55,6 +71,7 @@ async def _serve(ws: WebSocket, table_id: str, svc: TableService, who: str, read
         burst=settings.ws_burst,
         queue=settings.send_queue,
         client=who,
+        site=site,
         wire=ws.scope.get("extensions", {}).get(WIRE),
         max_unsent=MAX_UNSENT,
         slow_seconds=settings.slow_reader_seconds,
@@ -73,32 +90,18 @@ async def _serve(ws: WebSocket, table_id: str, svc: TableService, who: str, read
                 if watched is None:
                     break  # a forgotten spectator: its descriptor is worth more
                 msg = watched
+                del watched
             else:
                 msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
                 break
-            text = msg.get("text")
-            if not conn.bucket.take():
-                conn.strikes += 1
-                conn.send(error("rate_limited"))
-            elif text is None:
-                conn.strikes += 1
-                conn.send(error("bad_json", "binary frames are not accepted"))
-            else:
-                parsed = parse_client_message(text)
-                if isinstance(parsed, dict):
-                    conn.strikes += 1
-                    conn.send(parsed)
-                else:
-                    if isinstance(parsed, Auth | Spectate) and svc.tables.get(t.id) is not t:
-                        # The table left memory while this socket had not said who it is
-                        # (it counted for nobody): join the live table, not that copy.
-                        try:
-                            t = await svc.lifecycle.find(t.id, live=True)
-                        except ServiceError as e:
-                            conn.send(_not_found(e)[0])
-                            break
-                    await svc.conns.handle(t, conn, parsed)
+            # In a call of its own, so that the message and what it was parsed into
+            # are not kept while the socket waits for the next (an idle socket's life).
+            found = await _handle(msg, conn, t, svc)
+            del msg
+            if found is None:
+                break
+            t = found
             if conn.strikes >= settings.ws_max_strikes:
                 conn.close()
     except WebSocketDisconnect:
@@ -107,6 +110,33 @@ async def _serve(ws: WebSocket, table_id: str, svc: TableService, who: str, read
         svc.conns.leave(t, conn)
         conn.close()
         await writer
+
+
+async def _handle(msg: Any, conn: Conn, t: LiveTable, svc: TableService) -> LiveTable | None:
+    """Answer one message: the table the socket is at now, or ``None`` to close it."""
+    text = msg.get("text")
+    if not conn.bucket.take():
+        conn.strikes += 1
+        conn.send(error("rate_limited"))
+    elif text is None:
+        conn.strikes += 1
+        conn.send(error("bad_json", "binary frames are not accepted"))
+    else:
+        parsed = parse_client_message(text)
+        if isinstance(parsed, dict):
+            conn.strikes += 1
+            conn.send(parsed)
+        else:
+            if isinstance(parsed, Auth | Spectate) and svc.tables.get(t.id) is not t:
+                # The table left memory while this socket had not said who it is
+                # (it counted for nobody): join the live table, not that copy.
+                try:
+                    t = await svc.lifecycle.find(t.id, live=True)
+                except ServiceError as e:
+                    conn.send(_not_found(e)[0])
+                    return None
+            await svc.conns.handle(t, conn, parsed)
+    return t
 
 
 async def _watch(ws: WebSocket, t: LiveTable, idle: float) -> dict[str, Any] | None:
