@@ -329,3 +329,30 @@ def test_a_game_stops_at_the_servers_hand_limit(tmp_path: Path) -> None:
             _until(ws, lambda m: m["type"] == "state")
             ws.send_json({"type": "action", "action": "pass"})
             assert _until(ws, lambda m: m["type"] == "error")["code"] == "game_over"
+
+
+def test_a_record_check_sends_the_sides_and_each_cards_seat(client: TestClient) -> None:
+    # The replay viewer works out no rule (issue 45): the checked records carry the
+    # engine's sides (R1.4) and the seat that played each trick card (R4.2).
+    import json
+
+    from pitch.engine import replay_record
+
+    data = Path(__file__).parent.parent / "web" / "data"
+    for name, sides in (
+        ("partners.jsonl", [[0, 2], [1, 3]]),
+        ("solo4.jsonl", [[0], [1], [2], [3]]),
+    ):
+        sent = [json.loads(line) for line in (data / name).read_text().splitlines() if line]
+        answer = client.post("/api/records/verify", json={"records": sent})
+        assert answer.status_code == 200 and answer.json()["problems"] == []
+        for rec, original in zip(answer.json()["records"], sent, strict=True):
+            assert rec["sides"] == sides
+            n = rec["rules"]["players"]
+            history = replay_record(original).history
+            assert len(rec["hands"]) == len(history) >= 1
+            for hand, h in zip(rec["hands"], history, strict=True):
+                assert len(hand["tricks"]) == len(h.tricks)
+                for trick, t in zip(hand["tricks"], h.tricks, strict=True):
+                    want = [(t.leader + k) % n for k in range(len(t.cards))]  # R1.3, R4.2
+                    assert trick["seats"] == want and len(trick["cards"]) == len(want)

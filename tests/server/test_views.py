@@ -129,3 +129,38 @@ def test_the_hand_that_ends_the_game_says_why() -> None:
     assert len(s.history) > 1 and game_end_json(s.rules, s.history[0]) is None
     going = GameState.new_game(Rules(players=3), random.Random(4))
     assert going.end_reason is None and "end" not in checked_record(game_record(going))
+
+
+def test_the_state_says_who_may_pitch_and_who_played_each_card() -> None:
+    """Issue 45: the client infers nothing. ``pitch`` is the bid that pitches (R3.4)
+    exactly where the engine lets the seat to act make it, for that seat only; the
+    sides and each trick card's seat are the engine's (``Rules.sides``,
+    ``Rules.play_order``)."""
+    rng = random.Random(5)
+    offered = 0
+    for rules in (Rules(), Rules(players=3, min_bid=2), Rules(partnerships=True), Rules(players=7)):
+        st = GameState(rules)
+        for _ in range(300):
+            if st.is_terminal():
+                break
+            if st.current_player() == CHANCE:
+                st.deal_random(rng)
+                continue
+            texts = StateTexts({"type": "state"}, st)
+            for seat in [None, *range(rules.players)]:
+                game = json.loads(texts.text(seat))["game"]
+                may = seat == st.to_act and st.phase == BID and "bid 4" in game["legal"]
+                assert game["pitch"] == ("bid 4" if may else None), (seat, game)
+                offered += may
+                assert game["sides"] == [list(s) for s in rules.sides]
+                for trick in [game["trick"], *game["tricks"], game["last_trick"]]:
+                    if trick is not None:
+                        order = rules.play_order(trick["leader"])
+                        assert [c["seat"] for c in trick["cards"]] == list(
+                            order[: len(trick["cards"])]
+                        )
+            st.apply(rng.choice(list(st.legal_actions())))
+    assert offered > 10
+    assert Rules(partnerships=True).sides == ((0, 2), (1, 3))
+    assert Rules(players=3).sides == ((0,), (1,), (2,))
+    assert Rules(players=5).play_order(3) == (3, 4, 0, 1, 2)

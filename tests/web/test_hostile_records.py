@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from pitch.server.records_check import checked_record
 from tests.web.conftest import DATA, new_page, shot
 
 X_IMG = '"><img src=x onerror=window.__pwned=1>'
@@ -125,6 +126,31 @@ def _rules(r: dict[str, Any]) -> None:
     r["rules"]["players"] = X_JS
 
 
+def _sides(r: dict[str, Any]) -> None:
+    r["sides"] = [[0, X_IMG], [1], [2], [3]]
+
+
+def _sides_missing(r: dict[str, Any]) -> None:
+    del r["sides"]
+
+
+def _side_twice(r: dict[str, Any]) -> None:
+    r["sides"] = [[0, 1], [1], [2], [3]]  # seat 1 on two sides
+
+
+def _seats(r: dict[str, Any]) -> None:
+    r["hands"][0]["tricks"][0]["seats"][1] = X_SCRIPT
+
+
+def _seats_missing(r: dict[str, Any]) -> None:
+    del r["hands"][0]["tricks"][0]["seats"]
+
+
+def _seats_not_from_leader(r: dict[str, Any]) -> None:
+    seats = r["hands"][0]["tricks"][0]["seats"]
+    seats.append(seats.pop(0))
+
+
 # (how the second game is spoiled, the message shown, the hostile text it quotes)
 CASES: dict[str, tuple[Callable[[dict[str, Any]], None], str, str]] = {
     "trump": (_trump, r"^Game 2 breaks rule R4\.1\. ", X_IMG),
@@ -208,15 +234,19 @@ def test_hostile_answers_from_the_server_are_refused(
     viewer: Any, server_url: str, deck: str
 ) -> None:
     # A server (or something between) that answers with what the engine never writes:
-    # the viewer validates the answer as well and shows nothing of it.
-    rec = _records("solo4.jsonl")[0]
+    # the viewer validates the answer as well and shows nothing of it. Each is spoilt
+    # from the answer the server gives (the engine's record, with the sides and each
+    # card's seat), which the viewer shows.
+    rec = checked_record(_records("solo4.jsonl")[0])
     spoilt = []
-    for spoil in (_trump, _deal_card, _trick_card, _award, _rules):
+    spoils = (_trump, _deal_card, _trick_card, _award, _rules, _sides, _sides_missing)
+    spoils += (_side_twice, _seats, _seats_missing, _seats_not_from_leader)
+    for spoil in spoils:
         r = copy.deepcopy(rec)
         spoil(r)
         spoilt.append({"records": [r], "problems": []})
     problem = {"game": 0, "hand": 0, "trick": None, "rule": X_IMG, "message": X_SCRIPT}
-    answers = [*spoilt, {"records": [], "problems": [problem]}]
+    answers = [*spoilt, {"records": [rec], "problems": []}, {"records": [], "problems": [problem]}]
     queue = list(answers)
 
     def fake(route: Any) -> None:
@@ -226,11 +256,18 @@ def test_hostile_answers_from_the_server_are_refused(
     _goto(viewer, server_url, deck)
     for _ in spoilt:
         viewer.set_input_files("#record-file", [])
-        viewer.set_input_files("#record-file", str(DATA / "solo4.jsonl"))
+        # Wait for the request itself: the answers read alike, so the text alone could
+        # be the one left from the answer before.
+        with viewer.expect_request("**/api/records/verify"):
+            viewer.set_input_files("#record-file", str(DATA / "solo4.jsonl"))
         expect(viewer.locator(".record-problem")).to_have_text(
             "The server gave an answer the viewer does not understand."
         )
         expect(viewer.locator(".replay-controls")).to_have_count(0)
+    # The answer they were spoilt from is shown.
+    viewer.set_input_files("#record-file", [])
+    viewer.set_input_files("#record-file", str(DATA / "solo4.jsonl"))
+    expect(viewer.locator(".replay-controls")).to_have_count(1)
     # A problem with a rule id that is no rule: shown as a format error, as text.
     viewer.set_input_files("#record-file", [])
     viewer.set_input_files("#record-file", str(DATA / "solo4.jsonl"))

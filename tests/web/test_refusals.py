@@ -112,6 +112,14 @@ def test_a_card_picked_to_pitch_is_let_go_by_another_bid(
         page.wait_for_function("n => window.pitchTable.msg.seq > n", arg=st["seq"])
     else:
         raise AssertionError("no turn to bid with bid 4 allowed within 30 moves")
+    # The engine says this seat may pitch (the state's `pitch`), and the page offers it
+    # only then: never inferred from a legal bid of 4 (issue 45).
+    assert g["pitch"] == "bid 4"
+    page.evaluate("() => { window.pitchTable.msg.game.pitch = null; }")
+    page.locator("#hand .card").first.click()
+    expect(page.locator("#toast.show")).to_be_visible()
+    expect(page.locator("#hand .card.selected")).to_have_count(0)
+    page.evaluate("p => { window.pitchTable.msg.game.pitch = p; }", g["pitch"])
     page.locator("#hand .card").first.click()
     expect(page.locator("#hand .card.selected")).to_have_count(1)
     expect(page.locator("#pitch-button")).to_be_visible()

@@ -99,10 +99,24 @@ def test_replay_keyboard_and_partnerships(page: Any, server_url: str) -> None:
     expect(page.locator(".winner-line")).to_have_text(
         f"{_side_names(recs[1], recs[1]['winner'])} won the game!"
     )
+    # The sides as the server's engine groups them (R1.2): seats 1+3 and 2+4.
+    expect(page.locator(".score-sheet th.side")).to_have_text(
+        ["Seat 1 & Seat 3", "Seat 2 & Seat 4"]
+    )
     page.keyboard.press("Home")
     expect(page.locator(".step")).to_have_text(re.compile(r"^Move 1 of"))
     page.keyboard.press("ArrowRight")
     expect(page.locator(".step")).to_have_text(re.compile(r"^Move 2 of"))
+    # Each card of the first trick is played by the seat the server says, clockwise
+    # from the leader (R4.2).
+    hand = recs[1]["hands"][0]
+    for _ in hand["bids"]:
+        page.keyboard.press("ArrowRight")
+    trick = hand["tricks"][0]
+    for k, card in enumerate(trick["cards"]):
+        seat = (trick["leader"] + k) % 4
+        expect(page.locator(".event")).to_have_text(f"Seat {seat + 1} plays {_card_name(card)}.")
+        page.keyboard.press("ArrowRight")
     # Every card on screen is named for screen readers.
     cards = page.locator(".board .card, .replay-hand .card")
     expect(cards.first).to_be_visible()

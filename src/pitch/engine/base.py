@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final, NamedTuple
 
-from pitch.engine.actions import NUM_ACTIONS, action_str
+from pitch.engine.actions import BID_BASE, MAX_BID, NUM_ACTIONS, action_str
 from pitch.engine.scoring import HandResult
 
 CHANCE: Final = -1
@@ -53,6 +53,9 @@ class HandRecord(NamedTuple):
     """Running score of each side after this hand."""
 
 
+_PITCH: Final = BID_BASE + MAX_BID
+
+
 class LegalActions:
     """A cheap, lazy view of legal action ids: membership, iteration, length."""
 
@@ -81,6 +84,11 @@ class LegalActions:
 
     def texts(self) -> list[str]:
         return [action_str(a) for a in self]
+
+    def pitch(self) -> int | None:
+        """The bid that lets its bidder pitch (R3.4: a bid of 4 ends the auction, and
+        its bidder may lay the first card at once), if it is legal now; else None."""
+        return _PITCH if self.mask >> _PITCH & 1 else None
 
     def __repr__(self) -> str:
         return f"<LegalActions: {', '.join(self.texts())}>"

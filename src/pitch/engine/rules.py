@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Final, Literal
 
@@ -293,6 +294,17 @@ class Rules:
     def side_of(self, seat: int) -> int:
         return seat % 2 if self.partnerships else seat
 
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each side, by side (R1.4): ``((0, 2), (1, 3))`` in the
+        partnership game (R1.2), one seat a side in the solo game."""
+        return _sides(self.players, self.partnerships)
+
+    def play_order(self, leader: int) -> tuple[int, ...]:
+        """The seats in the order they play to a trick ``leader`` leads: clockwise
+        (R4.2), the left of seat s being seat s+1 (R1.3)."""
+        return _play_orders(self.players)[leader]
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         for opt in OPTIONS:
@@ -332,6 +344,21 @@ PRESETS: Final[dict[str, Rules]] = {
 }
 """Named tables. ``standard`` is RULES.md exactly; the others change only what
 their name says (``club``: partners to 11, the pitcher must make the bid to go out)."""
+
+
+# Every state sent to a client names the sides and who played each trick card: both
+# are built once per table size, not per message.
+@functools.cache
+def _sides(players: int, partnerships: bool) -> tuple[tuple[int, ...], ...]:
+    rules = Rules(players=players, partnerships=partnerships)
+    return tuple(
+        tuple(s for s in range(players) if rules.side_of(s) == d) for d in range(rules.num_sides)
+    )
+
+
+@functools.cache
+def _play_orders(players: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple((lead + k) % players for k in range(players)) for lead in range(players))
 
 
 def preset(name: str) -> Rules:

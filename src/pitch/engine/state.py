@@ -163,7 +163,7 @@ class GameState:
         self.n = n
         self.num_sides = rules.num_sides
         self.side_of = tuple(rules.side_of(s) for s in range(n))
-        self._next = tuple((s + 1) % n for s in range(n))
+        self._next = tuple(rules.play_order(s)[1] for s in range(n))  # R1.3: the left
         self._low_holder = rules.low_to == "holder"
         self.scores = [0] * self.num_sides
         self.dealer = dealer

@@ -124,7 +124,14 @@ def checked_record(record: object) -> dict[str, Any]:
         and 0 <= resigned < state.rules.players
     ):
         extra["resigned"] = resigned  # the viewer says who resigned, ending the game
-    return game_record(state, **extra)
+    rules = state.rules
+    extra["sides"] = [list(seats) for seats in rules.sides]  # the viewer works out no rule
+    out = game_record(state, **extra)
+    for hand, h in zip(out["hands"], state.history, strict=True):
+        for trick, t in zip(hand["tricks"], h.tricks, strict=True):
+            # Who played each card, in the engine's play order (R4.2).
+            trick["seats"] = list(rules.play_order(t.leader)[: len(t.cards)])
+    return out
 
 
 def check_records(records: list[Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

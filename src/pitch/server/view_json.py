@@ -39,15 +39,18 @@ from pitch.engine.state import game_end
 PHASES = {DEAL: "deal", BID: "bid", PLAY: "play", OVER: "over"}
 
 
-def _trick(leader: int, cards: tuple[int, ...], n: int) -> dict[str, Any]:
+def _trick(leader: int, cards: tuple[int, ...], rules: Rules) -> dict[str, Any]:
     return {
         "leader": leader,
-        "cards": [{"seat": (leader + i) % n, "card": card_str(c)} for i, c in enumerate(cards)],
+        "cards": [
+            {"seat": s, "card": card_str(c)}
+            for s, c in zip(rules.play_order(leader), cards, strict=False)
+        ],
     }
 
 
-def _finished_trick(t: Trick, n: int) -> dict[str, Any]:
-    d = _trick(t.leader, t.cards, n)
+def _finished_trick(t: Trick, rules: Rules) -> dict[str, Any]:
+    d = _trick(t.leader, t.cards, rules)
     d["winner"] = t.winner
     return d
 
@@ -116,7 +119,14 @@ def view_json(view: PlayerView, *, private: bool) -> dict[str, Any]:
     d["hand"] = [card_str(c) for c in cards_of(view.hand)] if private else None
     d["legal"] = [action_str(a) for a in view.legal_actions()] if private else []
     d["refusals"] = refusals_json(view) if private else None
+    d["pitch"] = _pitch_json(view.legal) if private else None
     return d
+
+
+def _pitch_json(legal_mask: int) -> str | None:
+    """The bid to send to pitch (R3.4), where the seat may pitch now; else None."""
+    a = LegalActions(legal_mask).pitch()
+    return None if a is None else action_str(a)
 
 
 # One encoder for every message: json.dumps with options builds a new one per call.
@@ -155,14 +165,19 @@ class StateTexts:
         if self._game is None or self._state is None:
             return head + "null}"
         if seat is None:
-            return head + self._game + ',"hand":null,"legal":[],"refusals":null}}'
+            return head + self._game + ',"hand":null,"legal":[],"refusals":null,"pitch":null}}'
         st = self._state
         phase = st.phase
         hand = _hand_json(0 if phase == OVER else st.hands[seat])
         mine = phase in (BID, PLAY) and st.current_player() == seat and not self._stopped
-        legal = _legal_json(st.legal_mask()) if mine else "[]"
-        why = self._refusals() if mine else "null"
-        return f'{head}{self._game},"hand":{hand},"legal":{legal},"refusals":{why}}}}}'
+        if mine:
+            mask = st.legal_mask()
+            legal, why, pitch = _legal_json(mask), self._refusals(), _pitch_text(mask)
+        else:
+            legal, why, pitch = "[]", "null", "null"
+        return (
+            f'{head}{self._game},"hand":{hand},"legal":{legal},"refusals":{why},"pitch":{pitch}}}}}'
+        )
 
     def _refusals(self) -> str:
         """The refusals of the seat to act, built once for all its sockets."""
@@ -188,10 +203,14 @@ def _legal_json(mask: int) -> str:
     return _texts(LegalActions(mask).texts())
 
 
+@functools.lru_cache(maxsize=8192)
+def _pitch_text(mask: int) -> str:
+    return _dumps(_pitch_json(mask))
+
+
 def public_json(view: PlayerView) -> dict[str, Any]:
     """Everything in a view that every player at the table saw."""
     rules = view.rules
-    n = rules.players
     turn = view.current_player if view.current_player >= 0 else None
     tricks_taken = [0] * rules.num_sides
     for t in view.tricks:
@@ -202,9 +221,7 @@ def public_json(view: PlayerView) -> dict[str, Any]:
         "turn": turn if view.current_player != TERMINAL else None,
         "dealer": view.dealer,
         "scores": list(view.scores),
-        "sides": [
-            [s for s in range(n) if rules.side_of(s) == side] for side in range(rules.num_sides)
-        ],
+        "sides": [list(seats) for seats in rules.sides],
         "hand_sizes": list(view.hand_sizes),
         "bids": [
             {"seat": s, "bid": b, "text": "pass" if b == 0 else f"bid {b}"} for s, b in view.bids
@@ -214,9 +231,9 @@ def public_json(view: PlayerView) -> dict[str, Any]:
         "pitcher": view.pitcher if view.pitcher >= 0 else None,
         "contract": view.contract or None,
         "trump": SUITS[view.trump] if view.trump >= 0 else None,
-        "trick": _trick(view.leader, view.trick, n) if view.leader >= 0 else None,
-        "tricks": [_finished_trick(t, n) for t in view.tricks],
-        "last_trick": _finished_trick(view.last_trick, n) if view.last_trick else None,
+        "trick": _trick(view.leader, view.trick, rules) if view.leader >= 0 else None,
+        "tricks": [_finished_trick(t, rules) for t in view.tricks],
+        "last_trick": _finished_trick(view.last_trick, rules) if view.last_trick else None,
         "tricks_taken": tricks_taken,
         "last_hand": _last_hand(view.history[-1], rules) if view.history else None,
         "hands_played": len(view.history),

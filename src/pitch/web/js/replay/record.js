@@ -6,10 +6,11 @@
 // one and answers with the records rebuilt from its own replay; checkRecord then
 // validates every field the viewer reads (seats, cards, suits, numbers, names) and
 // copies only those, so a field the viewer does not expect never reaches the page.
+// Every rule comes with the answer: the seats of each side and who played each card of
+// a trick are the engine's (`sides`, a trick's `seats`), never worked out here.
 
 import { isCard, isSuit } from "../core/cards.js";
 import { hasMessage } from "../core/i18n.js";
-import { numSides, seatsOfSide } from "../core/rules.js";
 
 /** A file that is not game records; `key` names what is wrong (for the message). */
 export class RecordError extends Error {
@@ -189,9 +190,29 @@ function checkNames(names, n) {
   return names.map((x) => (typeof x === "string" && x.trim() ? oneLine(x, MAX_NAME) : null));
 }
 
-function checkHand(hand, i, rules) {
+/** The seats of each side, as the server's engine groups them (R1.4): every seat in
+ *  exactly one side. */
+function checkSides(sides, n) {
+  need(Array.isArray(sides) && sides.length >= 2 && sides.length <= n, "sides");
+  const out = sides.map((seats, d) => {
+    need(Array.isArray(seats) && seats.length >= 1 && seats.every((s) => isIndex(s, n)), `sides[${d}]`);
+    return [...seats];
+  });
+  const all = out.flat();
+  need(all.length === n && new Set(all).size === n, "sides");
+  return out;
+}
+
+/** Who played each card of a trick, in order (the engine's): distinct seats, the
+ *  leader first, one a card. */
+function checkSeats(seats, leader, count, n, what) {
+  need(Array.isArray(seats) && seats.length === count && seats.every((s) => isIndex(s, n)), what);
+  need(new Set(seats).size === count && (count === 0 || seats[0] === leader), what);
+  return [...seats];
+}
+
+function checkHand(hand, i, rules, sides) {
   const n = rules.players;
-  const sides = numSides(rules);
   const where = `hands[${i}]`;
   need(isObject(hand), where);
   need(isIndex(hand.dealer, n), `${where}.dealer`);
@@ -210,9 +231,11 @@ function checkHand(hand, i, rules) {
   need(Array.isArray(hand.tricks) && hand.tricks.length <= 13, `${where}.tricks`);
   const tricks = hand.tricks.map((tr, k) => {
     need(isObject(tr) && isIndex(tr.leader, n), `${where}.tricks[${k}]`);
+    const played = cards(tr.cards, n, `${where}.tricks[${k}].cards`);
     return {
       leader: tr.leader,
-      cards: cards(tr.cards, n, `${where}.tricks[${k}].cards`),
+      cards: played,
+      seats: checkSeats(tr.seats, tr.leader, played.length, n, `${where}.tricks[${k}].seats`),
       winner: seatOrNull(tr.winner, n, `${where}.tricks[${k}].winner`),
     };
   });
@@ -244,7 +267,9 @@ function checkHand(hand, i, rules) {
     trump,
     tricks,
     awards,
-    delta: hand.delta === undefined || hand.delta === null ? [] : ints(hand.delta, sides, `${where}.delta`),
+    // The engine writes every hand's points (0 each for a hand thrown in): the viewer
+    // never works out what a made or set-back bid scores.
+    delta: ints(hand.delta, sides, `${where}.delta`),
     scores: hand.scores === undefined || hand.scores === null ? null : ints(hand.scores, sides, `${where}.scores`),
     game_points:
       hand.game_points === undefined || hand.game_points === null ? null : ints(hand.game_points, sides, `${where}.game_points`),
@@ -261,13 +286,15 @@ function checkHand(hand, i, rules) {
 export function checkRecord(record) {
   need(isObject(record), "record");
   const rules = checkRules(record.rules);
+  const sides = checkSides(record.sides, rules.players);
   need(Array.isArray(record.hands) && record.hands.length <= 1000, "hands");
-  const hands = record.hands.map((x, i) => checkHand(x, i, rules));
+  const hands = record.hands.map((x, i) => checkHand(x, i, rules, sides.length));
   return {
     rules,
+    sides,
     hands,
     players: checkNames(record.players, rules.players),
-    winner: seatOrNull(record.winner, numSides(rules), "winner"),
+    winner: seatOrNull(record.winner, sides.length, "winner"),
     end: checkEnd(record.end),
     // Who resigned, ending the game (docs/record-format.md): a seat, else dropped.
     resigned: Number.isInteger(record.resigned) && record.resigned >= 0 && record.resigned < rules.players ? record.resigned : null,
@@ -288,9 +315,8 @@ function checkEnd(end) {
  */
 export function framesOf(record) {
   const rules = record.rules;
-  const n = rules.players;
   const frames = [];
-  let scores = new Array(numSides(rules)).fill(0);
+  let scores = new Array(record.sides.length).fill(0);
   const last = record.hands.length - 1;
   record.hands.forEach((h, hi) => {
     const hands = h.deal.map((cards) => [...cards]);
@@ -316,7 +342,7 @@ export function framesOf(record) {
     h.tricks.forEach((tr) => {
       let cards = [];
       tr.cards.forEach((card, k) => {
-        const seat = (tr.leader + k) % n;
+        const seat = tr.seats[k]; // the engine's play order (R4.2), from the server
         const left = f.hands.map((x, s) => (s === seat ? x.filter((c) => c !== card) : x));
         cards = [...cards, { seat, card }];
         const trump = f.trump || h.trump;
@@ -361,12 +387,6 @@ export function framesOf(record) {
     const last = frames[frames.length - 1];
     frames.push({ ...last, kind: "over", winner: record.winner });
   }
-  return { rules, frames, names: record.players, sides: sidesOf(rules), resigned: record.resigned ?? null };
-}
-
-function sidesOf(rules) {
-  const out = [];
-  for (let s = 0; s < numSides(rules); s++) out.push(seatsOfSide(rules, s));
-  return out;
+  return { rules, frames, names: record.players, sides: record.sides, resigned: record.resigned ?? null };
 }
 

@@ -230,7 +230,7 @@ function describe(f) {
     case "result":
       return t("Hand {n} is over.", { n: f.hand + 1 });
     default:
-      return (f.winner === null && resignedText()) || winnerText(game.rules, names(), f.winner);
+      return (f.winner === null && resignedText()) || winnerText(game.sides, names(), f.winner);
   }
 }
 
@@ -335,16 +335,16 @@ function draw() {
     open[viewer].map((c) => cardEl(c)),
   );
   const side = h("aside", { class: "side-panel" });
-  if (f.result) side.append(handSummary(game.rules, names(), f.result, f.hand + 1));
+  if (f.result) side.append(handSummary(game.sides, names(), f.result, f.hand + 1));
   if (f.kind === "over")
-    side.prepend(h("p", { class: "winner-line" }, (f.winner === null && resignedText()) || winnerText(game.rules, names(), f.winner)));
+    side.prepend(h("p", { class: "winner-line" }, (f.winner === null && resignedText()) || winnerText(game.sides, names(), f.winner)));
   const results = game.frames.filter((x) => x.kind === "result" && x.hand <= f.hand && (x.hand < f.hand || f.result));
-  side.append(scoreSheet(game.rules, shortNames(), results.map((x) => x.result)));
+  side.append(scoreSheet(game.sides, shortNames(), results.map((x) => x.result)));
   const scoreNow = h(
     "ul",
     { class: "score-line current" },
     f.scores.map((s, side2) =>
-      h("li", {}, h("span", { class: "who" }, sideName(game.rules, names(), side2)), h("b", {}, String(s))),
+      h("li", {}, h("span", { class: "who" }, sideName(game.sides, names(), side2)), h("b", {}, String(s))),
     ),
   );
   root.append(

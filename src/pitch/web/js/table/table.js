@@ -9,7 +9,7 @@ import { serverText, t } from "../core/i18n.js";
 import { apiError, refusalText, serverError, withRuleLinks } from "../core/messages.js";
 import * as settings from "../core/settings.js";
 import * as sound from "../core/sound.js";
-import { handSummary, scoreSheet, seatName, sideName, winnerText } from "./summary.js";
+import { handSummary, scoreSheet, seatName, sideName, sideOfSeat, winnerText } from "./summary.js";
 import { joinView, waitingPanel } from "../core/seating.js";
 import { leaveTable, watchReplay } from "../core/mytables.js";
 import { chatPanel, receiveChat, resetChat } from "./chat.js";
@@ -209,8 +209,7 @@ function onState(m) {
 /** The end-of-hand line: the points the pitcher's side scored, as the hand summary shows. */
 function handResultText(g, r) {
   if (r.thrown_in) return t("Everyone passed: the cards are dealt again.");
-  const side = g.sides.findIndex((seats) => seats.includes(r.pitcher));
-  const points = r.delta?.[side] ?? (r.made ? r.bid : -r.bid);
+  const points = r.delta?.[sideOfSeat(g.sides, r.pitcher)]; // the engine's, made or set back
   const who = seatName(namesAt(g.hands_played), r.pitcher); // a stranger may sit there now
   return r.made ? t("{name} made the bid ({sign}{n}).", { name: who, sign: "+", n: points }) : t("{name} was set back ({n}).", { name: who, n: points });
 }
@@ -449,7 +448,7 @@ function over(g) {
 /** Who won, or why nobody did: the last player resigned, or the game stopped at the
  *  server's hand limit. */
 function endText(g, rules) {
-  if (g.winner !== null && g.winner !== undefined) return winnerText(rules, names(), g.winner);
+  if (g.winner !== null && g.winner !== undefined) return winnerText(g.sides, names(), g.winner);
   const quit = S.msg?.resigned;
   if (Number.isInteger(quit)) return quit === S.seat ? t("You resigned. The game ended with no winner.") : t("{name} resigned. The game ended with no winner.", { name: name(quit) });
   return t("The game stopped at this server's limit of hands a game ({n}): nobody won.", { n: g.hands_played });
@@ -527,7 +526,7 @@ function actionBar(g) {
         ),
       );
     }
-    if (S.selected && g.legal.includes("bid 4")) {
+    if (S.selected && pitchBid(g)) {
       bar.append(h("button", { type: "button", class: "primary", id: "pitch-button", onclick: () => dropCard(S.selected) }, t("Pitch {card} (bid 4 and lead it)", { card: cardName(S.selected) })));
     }
   }
@@ -554,7 +553,7 @@ function handEl(g) {
   const mine = g.turn === S.seat;
   cards.forEach((c, i) => {
     const legal = mine && g.legal.includes(c);
-    const canPitch = mine && g.phase === "bid" && g.legal.includes("bid 4");
+    const canPitch = mine && g.phase === "bid" && pitchBid(g) !== null;
     const b = h("button", {
       type: "button",
       class: `card${legal ? " legal" : mine && g.phase === "play" ? " illegal" : ""}${S.selected === c ? " selected" : ""}${S.hint?.action === c ? " hinted" : ""}`,
@@ -598,7 +597,7 @@ function clickCard(c) {
   if (over(g)) return refuse(serverError("game_over"));
   if (g.turn !== S.seat) return refuse(t("It is not your turn: {name} is to play.", { name: name(g.turn) }));
   if (g.phase === "bid") {
-    if (g.legal.includes("bid 4")) {
+    if (pitchBid(g)) {
       S.selected = S.selected === c ? null : c;
       toast(t("To pitch, drop the card in the middle or press Pitch: you bid 4 and lead it."));
       S.focusCard = c;
@@ -611,14 +610,21 @@ function clickCard(c) {
   act(c);
 }
 
+/** The bid that pitches (R3.4), where the engine lets this seat pitch now (the state's
+ *  `pitch`), or null: one of the seat's legal moves, never inferred from them. */
+function pitchBid(g) {
+  return typeof g.pitch === "string" && g.legal.includes(g.pitch) ? g.pitch : null;
+}
+
 function dropCard(c) {
   const g = S.msg?.game;
   if (!g) return;
-  if (g.phase === "bid" && g.turn === S.seat && g.legal.includes("bid 4")) {
+  const bid = g.phase === "bid" && g.turn === S.seat ? pitchBid(g) : null;
+  if (bid) {
     // Pitching (R3.4): bid 4 and lay the card at once; it is played when the turn comes back.
     S.pendingPitch = c;
     S.selected = null;
-    act("bid 4");
+    act(bid);
     announce(t("You pitch {card}: bid 4.", { card: cardName(c) }));
     return;
   }
@@ -702,7 +708,7 @@ function sidePanel(g, rules) {
   const scores = h(
     "ul",
     { class: "score-line current", id: "scores" },
-    g.scores.map((s, i) => h("li", { dataset: { side: String(i) } }, sideScore(rules, i, s))),
+    g.scores.map((s, i) => h("li", { dataset: { side: String(i) } }, sideScore(g.sides, i, s))),
   );
   side.append(h("h2", {}, t("Scores (target {n})", { n: rules.target })), scores);
   const past = pastTarget(g, rules);
@@ -713,11 +719,11 @@ function sidePanel(g, rules) {
       h("ol", { class: "auction", id: "auction" }, g.bids.map((b) => h("li", {}, `${name(b.seat)}: ${bidText(b.bid)}`))),
     );
   }
-  if (g.last_hand) side.append(handSummary(rules, namesAt(g.hands_played), g.last_hand, g.hands_played));
+  if (g.last_hand) side.append(handSummary(g.sides, namesAt(g.hands_played), g.last_hand, g.hands_played));
   const rows = Object.keys(S.results).map(Number).sort((a, b) => a - b).map((k) => S.results[k]);
   const chat = S.info?.options?.chat ?? "free";
   if (chat !== "off") side.append(chatPanel(S.seat !== null && S.seat !== undefined, chat === "free"));
-  if (rows.length) side.append(scoreSheet(rules, names(), rows, namesAt));
+  if (rows.length) side.append(scoreSheet(g.sides, names(), rows, namesAt));
   return side;
 }
 
@@ -745,8 +751,8 @@ function whyTheWinner(g, rules) {
 
 /** A side's name and its score as separate elements, the score set off as a chip (and,
  * for screen readers and copied text, after a colon): "Tess & Bot 3: 32", never "Bot 3 32". */
-function sideScore(rules, side, score) {
-  return [h("span", { class: "who" }, sideName(rules, names(), side)), h("span", { class: "sr-only" }, ": "), h("b", { class: "points" }, String(score))];
+function sideScore(sides, side, score) {
+  return [h("span", { class: "who" }, sideName(sides, names(), side)), h("span", { class: "sr-only" }, ": "), h("b", { class: "points" }, String(score))];
 }
 
 function gameOver(g, rules) {
@@ -754,7 +760,7 @@ function gameOver(g, rules) {
   // dom.js append, not the element's own: that writes a missing part (null) as "null".
   append(box, [
     h("h2", { class: "winner-line" }, endText(g, rules)),
-    h("p", { class: "final-score" }, t("Final score:"), " ", g.scores.map((s, i) => [i ? " · " : null, h("span", { class: "side-score", dataset: { side: String(i) } }, sideScore(rules, i, s))])),
+    h("p", { class: "final-score" }, t("Final score:"), " ", g.scores.map((s, i) => [i ? " · " : null, h("span", { class: "side-score", dataset: { side: String(i) } }, sideScore(g.sides, i, s))])),
     whyTheWinner(g, rules),
     // Rematch first: the next step of most players, and on a phone still on screen.
     h(
