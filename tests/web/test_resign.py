@@ -20,10 +20,12 @@ from tests.web.a11y import assert_accessible
 from tests.web.conftest import new_page, post_json, seat_in, shot
 from tests.web.test_layout import FAULTS
 
-SIZES = {
+SIZES = {  # the five sizes of tests/web/test_layout.py
     "phone-360": {"width": 360, "height": 740},
     "phone": {"width": 390, "height": 844},
+    "tablet": {"width": 768, "height": 1024},
     "laptop": {"width": 1280, "height": 800},
+    "desktop": {"width": 1920, "height": 1080},
 }
 LANGS = {"en": "en-US", "ru": "ru-RU"}
 RESIGNED = {
@@ -56,7 +58,9 @@ def _table(url: str, players: int, name: str) -> tuple[str, str]:
 @pytest.mark.parametrize("lang", LANGS)
 def test_resign_from_the_table_menu(browser: Any, server_url: str, lang: str, size: str) -> None:
     table, token = _table(server_url, 3, "Dag")
-    page = new_page(browser, locale=LANGS[lang], viewport=SIZES[size], is_mobile=size != "laptop")
+    page = new_page(
+        browser, locale=LANGS[lang], viewport=SIZES[size], is_mobile=size.startswith("phone")
+    )
     seat_in(page, table, 0, token)
     page.goto(f"{server_url}/t/{table}")
     expect(page.locator("#hand .card")).to_have_count(6)
