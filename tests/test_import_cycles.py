@@ -23,7 +23,15 @@ KNOWN: dict[str, frozenset[str]] = {
     # removes this entry (the test fails when the circle is gone, so it will).
     "the server's TableService circle": frozenset(
         f"pitch.server.{m}"
-        for m in ("connections", "lifecycle", "play", "quickplay", "scheduler", "seats", "service")
+        for m in (
+            "realtime.connections",
+            "tables.lifecycle",
+            "tables.play",
+            "lobby.quickplay",
+            "botplay.scheduler",
+            "tables.seats",
+            "wiring",
+        )
     ),
 }
 """Circles that exist and are known, each exactly: one that grows, shrinks or goes

@@ -10,11 +10,9 @@ import time
 from typing import TYPE_CHECKING
 
 from pitch.engine import GameState
-from pitch.server.errors import ServiceError
-from pitch.server.live import RESIGN, deal_if_needed, hash_token, names_at
-from pitch.server.play import broadcast
-from pitch.server.schemas import LeftTable
-from pitch.server.text import (
+from pitch.server.kernel.errors import ServiceError
+from pitch.server.kernel.schemas import LeftTable
+from pitch.server.kernel.text import (
     NAME_LIMIT,
     TextRefused,
     bot_like,
@@ -22,14 +20,16 @@ from pitch.server.text import (
     distinct_name,
     same_name,
 )
+from pitch.server.tables.live import RESIGN, deal_if_needed, hash_token, names_at
+from pitch.server.tables.play import broadcast
 from pitch.store import EventRow, StaleWrite
 
 if TYPE_CHECKING:
-    from pitch.server.service import TableService
+    from pitch.server.wiring import TableService
 
 
 def checked_name(name: str) -> str:
-    """``name`` as a seat keeps it (:func:`pitch.server.text.check_name`: normalised,
+    """``name`` as a seat keeps it (:func:`pitch.server.kernel.text.check_name`: normalised,
     no invisible characters, no look-alikes, at most 32 characters), else refused
     (``bad_name``, with the ``reason``). A person may not go by a bot's name, nor one
     that looks like it: the table, its log and its record would pass them off as a bot

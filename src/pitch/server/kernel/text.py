@@ -127,7 +127,7 @@ def clean_text(
     '👩🏽\\u200d🚀 Ann'
     >>> clean_text("Ann\\u200bLee", 32)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    pitch.server.text.TextRefused: A text may not hold control, invisible or ...
+    pitch.server.kernel.text.TextRefused: A text may not hold control, invisible or ...
     """
     out = " ".join(unicodedata.normalize(form, text).split())
     marks, last = 0, ""
@@ -208,7 +208,7 @@ def check_name(text: str) -> str:
     'ANN'
     >>> check_name("\\u0410nn")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    pitch.server.text.TextRefused: A name may not mix Cyrillic and Latin letters in one ...
+    pitch.server.kernel.text.TextRefused: A name may not mix Cyrillic and Latin letters in one ...
     """
     name = clean_text(text, NAME_LIMIT, what="A name", form="NFKC", code_points=NAME_CODE_POINTS)
     for word in name.split(" "):

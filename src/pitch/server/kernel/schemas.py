@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pitch.bots.registry import levels, network_spec
 from pitch.engine import RulesError
 from pitch.engine.rules import OPTIONS, check_options
-from pitch.server.text import NAME_INPUT
+from pitch.server.kernel.text import NAME_INPUT
 
 
 def check_bot_spec(text: str) -> str:
@@ -237,7 +237,7 @@ class LeftTable(BaseModel):
 
 class Problem(BaseModel):
     """An error answer: ``detail`` in English for people reading the API, ``code``
-    (``pitch.server.errors.HTTP_CODES``) for clients that show their own words."""
+    (``pitch.server.kernel.errors.HTTP_CODES``) for clients that show their own words."""
 
     detail: str | list[dict[str, Any]]
     """What is wrong, in English; for ``bad_request``, a list of the invalid fields."""
@@ -247,5 +247,5 @@ class Problem(BaseModel):
     limit: int | None = None
     """The limit a ``too_many_open`` answer is about, or a ``bad_name`` ``too_long``."""
     reason: str | None = None
-    """Why a ``bad_name`` is refused (``pitch.server.text.REASONS``: ``empty``,
+    """Why a ``bad_name`` is refused (``pitch.server.kernel.text.REASONS``: ``empty``,
     ``too_long``, ``invisible``, ``marks``, ``mixed_script``)."""

@@ -11,8 +11,8 @@ from fastapi.responses import JSONResponse
 from pitch.bots.registry import ALIASES, BOTS, levels
 from pitch.engine import PRESETS
 from pitch.engine.rules import OPTIONS
-from pitch.server.chat import MAX_TEXT, PHRASES
-from pitch.server.routes.deps import Service
+from pitch.server.api.deps import Service
+from pitch.server.tables.chat import MAX_TEXT, PHRASES
 
 router = APIRouter(tags=["lobby"])
 

@@ -15,19 +15,19 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from pitch.server.bots import QUICK_WORKERS, BotPool
-from pitch.server.commits import GroupCommitter
-from pitch.server.connections import Connections
-from pitch.server.errors import ServiceError
-from pitch.server.lifecycle import Lifecycle
-from pitch.server.live import LiveTable
-from pitch.server.ownership import Lease
-from pitch.server.play import Play
-from pitch.server.quickplay import QuickSeats
-from pitch.server.scheduler import Scheduler
-from pitch.server.seats import SeatClaims
+from pitch.server.botplay.scheduler import Scheduler
+from pitch.server.botplay.workers import QUICK_WORKERS, BotPool
+from pitch.server.kernel.errors import ServiceError
+from pitch.server.lobby.quickplay import QuickSeats
+from pitch.server.realtime.connections import Connections
+from pitch.server.realtime.sockets import Sockets
 from pitch.server.settings import Settings
-from pitch.server.sockets import Sockets
+from pitch.server.tables.commits import GroupCommitter
+from pitch.server.tables.lifecycle import Lifecycle
+from pitch.server.tables.live import LiveTable
+from pitch.server.tables.ownership import Lease
+from pitch.server.tables.play import Play
+from pitch.server.tables.seats import SeatClaims
 from pitch.store import Database, InstanceLease, TableRepo
 
 __all__ = ["ServiceError", "TableService"]

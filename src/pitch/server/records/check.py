@@ -33,9 +33,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from pitch.engine import game_record, replay_record
 from pitch.engine.errors import RecordError
-from pitch.server.errors import ServiceError
-from pitch.server.text import one_line
-from pitch.server.view_json import game_end_json, refusal_json
+from pitch.server.kernel.errors import ServiceError
+from pitch.server.kernel.text import one_line
+from pitch.server.tables.view_json import game_end_json, refusal_json
 
 MAX_GAMES = 100
 """Games one request may hold (a long session's file; a replay takes about 0.15 ms a

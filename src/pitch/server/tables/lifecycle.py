@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pitch.engine import PitchError, Rules, preset
 from pitch.engine.rules import OPTION
-from pitch.server.errors import ServiceError
-from pitch.server.live import LiveTable, Seat
-from pitch.server.play import broadcast
-from pitch.server.protocol import error
-from pitch.server.schemas import CreateTable, SeatPlan, TableOptions
+from pitch.server.kernel.errors import ServiceError
+from pitch.server.kernel.schemas import CreateTable, SeatPlan, TableOptions
+from pitch.server.realtime.protocol import error
+from pitch.server.tables.live import LiveTable, Seat
+from pitch.server.tables.play import broadcast
 from pitch.store import StaleWrite
 
 if TYPE_CHECKING:
-    from pitch.server.service import TableService
+    from pitch.server.wiring import TableService
 
 log = logging.getLogger("pitch.server")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, HTMLResponse
 
-from pitch.server.fairness import FAIRNESS_HTML
+from pitch.server.api.fairness import FAIRNESS_HTML
 from pitch.web import ROOT
 
 STATIC = ROOT

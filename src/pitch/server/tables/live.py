@@ -16,9 +16,9 @@ from fastapi import WebSocket
 
 from pitch.bots.registry import level_of
 from pitch.engine import BID, CHANCE, GameState, Rules
-from pitch.server.chat import HISTORY
-from pitch.server.limits import TokenBucket
-from pitch.server.schemas import TableOptions
+from pitch.server.kernel.limits import TokenBucket
+from pitch.server.kernel.schemas import TableOptions
+from pitch.server.tables.chat import HISTORY
 from pitch.store import ChatRow, EventRow, StoredTable
 
 RESIGN = "resign"
@@ -47,7 +47,7 @@ def hash_token(token: str) -> str:
 
 
 class Wire(Protocol):
-    """The connection under a socket (``pitch.server.sockets.guarded_ws``)."""
+    """The connection under a socket (``pitch.server.realtime.sockets.guarded_ws``)."""
 
     def unsent(self) -> int: ...
 
@@ -112,9 +112,9 @@ class Conn:
         self._queued = 0
         """Characters in the queue (the messages are ASCII JSON: bytes)."""
         self.client = client
-        """The client address the per-client limits count (``routes.deps.Client``)."""
+        """The client address the per-client limits count (``api.deps.Client``)."""
         self.site = site
-        """Its /24 or /48 (``routes.deps.get_site``): tables kept going per network."""
+        """Its /24 or /48 (``api.deps.get_site``): tables kept going per network."""
         self.opened: str | None = None
         """The table this socket has open, once it joined (``Connections``)."""
         self.watching: str | None = None
@@ -276,7 +276,7 @@ class LiveTable:
     """The table of this finished game's rematch, once a player asked for one."""
     resigned: int | None = None
     """The seat whose player's resignation ended the game: the last player at a table
-    of bots (a ``resign`` event; :meth:`pitch.server.seats.SeatClaims.leave`)."""
+    of bots (a ``resign`` event; :meth:`pitch.server.tables.seats.SeatClaims.leave`)."""
     chat_buckets: dict[str, TokenBucket] = field(default_factory=dict)
     """Chat lines by who says them (a seat, or a spectator's client), however many
     sockets they have open: a few at once, then one every two seconds."""

@@ -11,17 +11,17 @@ from fastapi import Depends, Request
 from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
-from pitch.server.errors import ServiceError
-from pitch.server.limits import (
+from pitch.server.kernel.errors import ServiceError
+from pitch.server.kernel.limits import (
     KeyedBuckets,
     client_key,
     client_networks,
     client_site,
     network_key,
 )
-from pitch.server.schemas import Problem
-from pitch.server.service import TableService
+from pitch.server.kernel.schemas import Problem
 from pitch.server.settings import Settings
+from pitch.server.wiring import TableService
 
 TableId = Annotated[str, PathParam(min_length=1, max_length=32, pattern=r"^[a-z0-9]+$")]
 ERRORS: dict[int | str, dict[str, Any]] = {

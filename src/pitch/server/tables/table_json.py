@@ -12,9 +12,9 @@ import json
 from typing import Any
 
 from pitch.engine import Rules, action_str, game_record
-from pitch.server.errors import ServiceError
-from pitch.server.live import LiveTable, is_open
-from pitch.server.view_json import StateTexts
+from pitch.server.kernel.errors import ServiceError
+from pitch.server.tables.live import LiveTable, is_open
+from pitch.server.tables.view_json import StateTexts
 
 
 def seat_list(t: LiveTable) -> list[dict[str, Any]]:

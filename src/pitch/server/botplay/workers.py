@@ -32,7 +32,7 @@ from pitch.bots.heuristic import view_action
 from pitch.bots.options import NETWORK, NETWORK_SECONDS
 from pitch.bots.registry import frozen_spec, make_bot, parse_bot_spec
 from pitch.engine import PlayerView
-from pitch.server.fairqueue import FairQueue
+from pitch.server.botplay.fairqueue import FairQueue
 
 log = logging.getLogger("pitch.server")
 

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
-from pitch.server.chat import MAX_INPUT, PHRASES
+from pitch.server.tables.chat import MAX_INPUT, PHRASES
 
 MAX_MESSAGE_BYTES = 1024
 """Longer client messages are refused unread (the socket itself caps frames too)."""
@@ -95,7 +95,7 @@ ERROR_CODES: dict[str, str] = {
     "chat_off": "this table does not take that kind of chat (options.chat)",
     "bad_chat": (
         "a chat message is one phrase or one line of text; a text refused by the text "
-        "rule says why in 'reason' (pitch.server.text.REASONS) and 'message'"
+        "rule says why in 'reason' (pitch.server.kernel.text.REASONS) and 'message'"
     ),
     "chat_full": "this table has as many chat lines as it keeps",
     "too_many_tables": "this address has sockets open on as many tables as it may",

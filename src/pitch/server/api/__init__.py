@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from pitch.server.routes import lobby, pages, quickplay, records, socket, tables
+from pitch.server.api import lobby, pages, quickplay, records, socket, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     tables.router,

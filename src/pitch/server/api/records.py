@@ -12,15 +12,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
 from pitch.engine import Rules
-from pitch.server.live import hash_token
-from pitch.server.records_check import (
-    BodyError,
-    RecordChecks,
-    RecordsChecked,
-    RecordsIn,
-    answer_body,
-)
-from pitch.server.routes.deps import (
+from pitch.server.api.deps import (
     ERRORS,
     CheckLimit,
     Client,
@@ -29,8 +21,16 @@ from pitch.server.routes.deps import (
     Service,
     TableId,
 )
-from pitch.server.schemas import GameListItem, MyTables, Problem
-from pitch.server.table_json import finished_record
+from pitch.server.kernel.schemas import GameListItem, MyTables, Problem
+from pitch.server.records.check import (
+    BodyError,
+    RecordChecks,
+    RecordsChecked,
+    RecordsIn,
+    answer_body,
+)
+from pitch.server.tables.live import hash_token
+from pitch.server.tables.table_json import finished_record
 from pitch.store import GameSummary
 
 router = APIRouter(tags=["records"])

@@ -26,18 +26,18 @@ from typing import TYPE_CHECKING
 
 from pitch.bots.registry import levels
 from pitch.engine import BID
-from pitch.server.connections import welcome
-from pitch.server.errors import ServiceError
-from pitch.server.lifecycle import build_rules
-from pitch.server.live import LiveTable, Seat, hash_token, is_open, names_at
-from pitch.server.play import broadcast
-from pitch.server.schemas import CreateTable, Joined, QuickPlay, TableOptions, check_bot_spec
-from pitch.server.seats import checked_name
-from pitch.server.text import NAME_LIMIT, distinct_name
+from pitch.server.kernel.errors import ServiceError
+from pitch.server.kernel.schemas import CreateTable, Joined, QuickPlay, TableOptions, check_bot_spec
+from pitch.server.kernel.text import NAME_LIMIT, distinct_name
+from pitch.server.realtime.connections import welcome
+from pitch.server.tables.lifecycle import build_rules
+from pitch.server.tables.live import LiveTable, Seat, hash_token, is_open, names_at
+from pitch.server.tables.play import broadcast
+from pitch.server.tables.seats import checked_name
 from pitch.store import OpenSeats, StaleWrite
 
 if TYPE_CHECKING:
-    from pitch.server.service import TableService
+    from pitch.server.wiring import TableService
 
 log = logging.getLogger("pitch.server")
 

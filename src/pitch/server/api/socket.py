@@ -8,10 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from pitch.server.errors import ServiceError
-from pitch.server.live import Conn, LiveTable
-from pitch.server.protocol import Auth, Spectate, error, parse_client_message
-from pitch.server.routes.deps import (
+from pitch.server.api.deps import (
     Limit,
     get_client,
     get_networks,
@@ -19,8 +16,11 @@ from pitch.server.routes.deps import (
     get_site,
     read_limit,
 )
-from pitch.server.service import TableService
-from pitch.server.sockets import MAX_UNSENT, WIRE
+from pitch.server.kernel.errors import ServiceError
+from pitch.server.realtime.protocol import Auth, Spectate, error, parse_client_message
+from pitch.server.realtime.sockets import MAX_UNSENT, WIRE
+from pitch.server.tables.live import Conn, LiveTable
+from pitch.server.wiring import TableService
 
 router = APIRouter()
 

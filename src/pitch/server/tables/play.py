@@ -12,14 +12,14 @@ import time
 from typing import TYPE_CHECKING
 
 from pitch.engine import CHANCE, ActionParseError, IllegalActionError, PitchError, parse_action
-from pitch.server.live import Conn, LiveTable, deal_if_needed
-from pitch.server.protocol import Act, error
-from pitch.server.table_json import state_texts
-from pitch.server.view_json import refusal_json
+from pitch.server.realtime.protocol import Act, error
+from pitch.server.tables.live import Conn, LiveTable, deal_if_needed
+from pitch.server.tables.table_json import state_texts
+from pitch.server.tables.view_json import refusal_json
 from pitch.store import Append, EventRow
 
 if TYPE_CHECKING:
-    from pitch.server.service import TableService
+    from pitch.server.wiring import TableService
 
 log = logging.getLogger("pitch.server")
 

@@ -282,7 +282,7 @@ def guarded_ws(
             if message["type"] == "websocket.accept" and self.request is not None:
                 # The handshake's request and response (their headers parsed twice
                 # over, 5 KiB) are not read again once it is done; the app has read
-                # the scope's copy of the headers (``routes.deps``) by now too.
+                # the scope's copy of the headers (``api.deps``) by now too.
                 # (websockets' parser keeps the request in its generator's frame too.)
                 self.request.headers.clear()
                 self.request = self.response = cast(Any, None)

@@ -8,16 +8,16 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from pitch.server.chat import MAX_LINES, clean_line
-from pitch.server.live import Conn, LiveTable, chat_message
-from pitch.server.play import broadcast
-from pitch.server.protocol import Act, Auth, Chat, Hint, Ping, Spectate, Sync, error
-from pitch.server.table_json import state_texts
-from pitch.server.text import TextRefused
+from pitch.server.kernel.text import TextRefused
+from pitch.server.realtime.protocol import Act, Auth, Chat, Hint, Ping, Spectate, Sync, error
+from pitch.server.tables.chat import MAX_LINES, clean_line
+from pitch.server.tables.live import Conn, LiveTable, chat_message
+from pitch.server.tables.play import broadcast
+from pitch.server.tables.table_json import state_texts
 from pitch.store import ChatRow
 
 if TYPE_CHECKING:
-    from pitch.server.service import TableService
+    from pitch.server.wiring import TableService
 
 log = logging.getLogger("pitch.server")
 

@@ -31,8 +31,8 @@ from urllib.parse import urlsplit
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from pitch.server.errors import HTTP_CODES
-from pitch.server.limits import client_address
+from pitch.server.kernel.errors import HTTP_CODES
+from pitch.server.kernel.limits import client_address
 
 Scope = dict[str, Any]
 Message = dict[str, Any]

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 
 from pitch.bots.explain import explain
 from pitch.engine import TERMINAL, PlayerView, action_str
-from pitch.server.bots import fallback
-from pitch.server.live import Conn, LiveTable
-from pitch.server.play import NotStored, check_turn
-from pitch.server.protocol import error
+from pitch.server.botplay.workers import fallback
+from pitch.server.realtime.protocol import error
+from pitch.server.tables.live import Conn, LiveTable
+from pitch.server.tables.play import NotStored, check_turn
 
 if TYPE_CHECKING:
-    from pitch.server.service import TableService
+    from pitch.server.wiring import TableService
 
 log = logging.getLogger("pitch.server")
 

@@ -1,11 +1,11 @@
 """Quick play: find or start a table with open seats, and take one (see
-:mod:`pitch.server.quickplay`)."""
+:mod:`pitch.server.lobby.quickplay`)."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
-from pitch.server.routes.deps import (
+from pitch.server.api.deps import (
     ERRORS,
     BaseUrl,
     Client,
@@ -15,7 +15,7 @@ from pitch.server.routes.deps import (
     TableId,
     ws_url,
 )
-from pitch.server.schemas import ClaimSeat, QuickPlay, QuickSeat, QuickTable
+from pitch.server.kernel.schemas import ClaimSeat, QuickPlay, QuickSeat, QuickTable
 
 router = APIRouter(tags=["tables"], responses=ERRORS)
 

@@ -4,7 +4,7 @@ to whoever joins; a client may mute them."""
 
 from __future__ import annotations
 
-from pitch.server.text import clean_text
+from pitch.server.kernel.text import clean_text
 
 PHRASES: tuple[str, ...] = (
     "Hello!",
@@ -37,8 +37,8 @@ MAX_LINES = 2000
 
 
 def clean_line(text: str) -> str:
-    """A chat line as stored and sent: the text rule of :mod:`pitch.server.text` (no
+    """A chat line as stored and sent: the text rule of :mod:`pitch.server.kernel.text` (no
     invisible or text-direction characters but in emoji, no pile of combining marks,
     at most :data:`MAX_TEXT` characters); raises
-    :class:`~pitch.server.text.TextRefused`."""
+    :class:`~pitch.server.kernel.text.TextRefused`."""
     return clean_text(text, MAX_TEXT, what="A chat line")

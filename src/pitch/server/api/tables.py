@@ -7,8 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query
 from fastapi import Path as PathParam
 
-from pitch.server.live import LiveTable
-from pitch.server.routes.deps import (
+from pitch.server.api.deps import (
     ERRORS,
     BaseUrl,
     Client,
@@ -19,7 +18,7 @@ from pitch.server.routes.deps import (
     TableId,
     ws_url,
 )
-from pitch.server.schemas import (
+from pitch.server.kernel.schemas import (
     Claimed,
     ClaimSeat,
     CreateTable,
@@ -29,8 +28,9 @@ from pitch.server.schemas import (
     SeatInfo,
     TableInfo,
 )
-from pitch.server.table_json import seat_list, state_message
-from pitch.server.view_json import hand_results
+from pitch.server.tables.live import LiveTable
+from pitch.server.tables.table_json import seat_list, state_message
+from pitch.server.tables.view_json import hand_results
 
 router = APIRouter(tags=["tables"], responses=ERRORS)
 

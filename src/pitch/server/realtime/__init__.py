@@ -1,0 +1,1 @@
+"""The table socket: connections, the socket protocol and the process's socket budget."""
