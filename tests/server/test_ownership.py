@@ -342,7 +342,7 @@ async def _database_away(db: str) -> None:
     """The database is away: a player's move cannot be stored, nor the table read back.
     The player is told `server_busy` and the table stays as stored (before, the error
     left the socket's loop and the player was cut off)."""
-    from pitch.server.realtime.protocol import Act
+    from pitch.server.tables.protocol import Act
 
     async with _running(db) as a:
         tid = await started_table(a)
@@ -518,8 +518,8 @@ async def _chat_answer_lost(db: str) -> None:
     (before, its number was used again and every later line failed)."""
     import json
 
-    from pitch.server.realtime.protocol import Chat
     from pitch.server.tables.live import Conn
+    from pitch.server.tables.protocol import Chat
 
     async with _running(db) as a:
         tid = await started_table(a)

@@ -84,9 +84,9 @@ def serve(
 
     from pitch.server.api.guard import ConnectionLimits, guarded_http
     from pitch.server.botplay.workers import QUICK_WORKERS
-    from pitch.server.realtime.protocol import MAX_MESSAGE_BYTES
     from pitch.server.realtime.sockets import guarded_ws, raise_nofile, request_reserve, socket_cap
     from pitch.server.settings import SettingsError
+    from pitch.server.tables.protocol import MAX_MESSAGE_BYTES
     from pitch.store import InstanceTaken
 
     rules = rules_from_options(4, False, 7, None, rule)

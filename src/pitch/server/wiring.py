@@ -18,11 +18,13 @@ from typing import Any, TypeVar
 from pitch.server.botplay.scheduler import Scheduler
 from pitch.server.botplay.workers import QUICK_WORKERS, BotPool
 from pitch.server.kernel.errors import ServiceError
+from pitch.server.kernel.events import Bus
 from pitch.server.lobby.quickplay import QuickSeats
 from pitch.server.realtime.connections import Connections
 from pitch.server.realtime.sockets import Sockets
 from pitch.server.settings import Settings
 from pitch.server.tables.commits import GroupCommitter
+from pitch.server.tables.events import HandDealt, TableChanged
 from pitch.server.tables.lifecycle import Lifecycle
 from pitch.server.tables.live import LiveTable
 from pitch.server.tables.ownership import Lease
@@ -63,11 +65,17 @@ class TableService:
         """Finished games' records as sent (``GET /record``), the last few asked for: a
         finished game never changes, and its record is dear to build for a long one."""
         """Tables loaded only to be read (LRU, ``max_cached_tables``)."""
-        self.lifecycle = Lifecycle(self)
-        self.seats = SeatClaims(self)
+        self.bus = Bus()
+        """Upward calls as events: the tables room publishes, the rooms above subscribe."""
+        self.lifecycle = Lifecycle(self, self.bus)
+        self.seats = SeatClaims(self, self.bus)
         self.quick = QuickSeats(self)
-        self.play = Play(self)
+        self.play = Play(self, self.bus)
         self.scheduler = Scheduler(self)
+        # In the order the direct calls ran: arrivals take their seats, then the
+        # scheduler plans the next move.
+        self.bus.subscribe(HandDealt, self.quick.hand_dealt)
+        self.bus.subscribe(TableChanged, self.scheduler.table_changed)
         self.conns = Connections(self)
         self.sockets = Sockets(settings.max_sockets)
         """The WebSockets of this process (``pitch serve`` counts them)."""

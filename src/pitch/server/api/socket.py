@@ -17,9 +17,9 @@ from pitch.server.api.deps import (
     read_limit,
 )
 from pitch.server.kernel.errors import ServiceError
-from pitch.server.realtime.protocol import Auth, Spectate, error, parse_client_message
 from pitch.server.realtime.sockets import MAX_UNSENT, WIRE
 from pitch.server.tables.live import Conn, LiveTable
+from pitch.server.tables.protocol import Auth, Spectate, error, parse_client_message
 from pitch.server.wiring import TableService
 
 router = APIRouter()

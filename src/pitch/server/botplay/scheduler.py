@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 from pitch.bots.explain import explain
 from pitch.engine import TERMINAL, PlayerView, action_str
 from pitch.server.botplay.workers import fallback
-from pitch.server.realtime.protocol import error
+from pitch.server.tables.events import TableChanged
 from pitch.server.tables.live import Conn, LiveTable
 from pitch.server.tables.play import NotStored, check_turn
+from pitch.server.tables.protocol import error
 
 if TYPE_CHECKING:
     from pitch.server.wiring import TableService
@@ -66,6 +67,9 @@ class Scheduler:
                     due, by = d, "timer"
         if due is not None:
             t.timer = asyncio.create_task(self._auto(t, t.seq, seat, due, by, spec))
+
+    async def table_changed(self, e: TableChanged) -> None:
+        self.schedule(e.table)
 
     def opened(self, t: LiveTable) -> None:
         """Someone opened a table nobody had open: it goes on. The turn's clock starts

@@ -30,6 +30,7 @@ from pitch.server.kernel.errors import ServiceError
 from pitch.server.kernel.schemas import CreateTable, Joined, QuickPlay, TableOptions, check_bot_spec
 from pitch.server.kernel.text import NAME_LIMIT, distinct_name
 from pitch.server.realtime.connections import welcome
+from pitch.server.tables.events import HandDealt
 from pitch.server.tables.lifecycle import build_rules
 from pitch.server.tables.live import LiveTable, Seat, hash_token, is_open, names_at
 from pitch.server.tables.play import broadcast
@@ -151,6 +152,11 @@ class QuickSeats:
                 s.away_since = None
                 c.send(welcome(t, i))
         svc.scheduler.schedule(t)
+
+    async def hand_dealt(self, e: HandDealt) -> None:
+        """A new hand: strangers waiting for a bot's seat take it (:meth:`arrive`)."""
+        if any(x.pending for x in e.table.seats):
+            await self.arrive(e.table)
 
     async def drop(self, t: LiveTable, seat: int) -> None:
         """The claimant of a bot seat leaves before it was theirs (under ``t.lock``)."""

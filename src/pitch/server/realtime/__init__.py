@@ -1,1 +1,2 @@
-"""The table socket: connections, the socket protocol and the process's socket budget."""
+"""The table socket: its connections (admission, chat, hints) and the process's
+socket budget."""

@@ -9,10 +9,10 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from pitch.server.kernel.text import TextRefused
-from pitch.server.realtime.protocol import Act, Auth, Chat, Hint, Ping, Spectate, Sync, error
 from pitch.server.tables.chat import MAX_LINES, clean_line
 from pitch.server.tables.live import Conn, LiveTable, chat_message
 from pitch.server.tables.play import broadcast
+from pitch.server.tables.protocol import Act, Auth, Chat, Hint, Ping, Spectate, Sync, error
 from pitch.server.tables.table_json import state_texts
 from pitch.store import ChatRow
 

@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pitch.engine import PitchError, Rules, preset
 from pitch.engine.rules import OPTION
 from pitch.server.kernel.errors import ServiceError
+from pitch.server.kernel.events import Bus
 from pitch.server.kernel.schemas import CreateTable, SeatPlan, TableOptions
-from pitch.server.realtime.protocol import error
+from pitch.server.tables.events import TableChanged
 from pitch.server.tables.live import LiveTable, Seat
 from pitch.server.tables.play import broadcast
+from pitch.server.tables.protocol import error
 from pitch.store import StaleWrite
 
 if TYPE_CHECKING:
@@ -89,8 +91,9 @@ def rematch_seats(old: LiveTable, asker: int) -> list[Seat]:
 
 
 class Lifecycle:
-    def __init__(self, svc: TableService) -> None:
+    def __init__(self, svc: TableService, bus: Bus) -> None:
         self.svc = svc
+        self.bus = bus
         self._cached_at: dict[str, float] = {}
         """When each cached table was read: unfinished ones are read again after 1 s."""
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
@@ -122,7 +125,7 @@ class Lifecycle:
                 log.error("table %s cannot be restored: %s", tid, e)
                 continue
             svc.tables.setdefault(tid, t)
-            svc.scheduler.schedule(svc.tables[tid])
+            await self.bus.publish(TableChanged(svc.tables[tid]))
         log.info("restored %d tables", len(svc.tables))
 
     def start_sweeping(self) -> None:
@@ -401,7 +404,7 @@ class Lifecycle:
         svc.cache.pop(table_id, None)
         self._cached_at.pop(table_id, None)
         if svc.tables.setdefault(table_id, t) is t:
-            svc.scheduler.schedule(t)  # an adopted table's bots and timers go on here
+            await self.bus.publish(TableChanged(t))  # an adopted table's bots and timers go on here
         return svc.tables[table_id]
 
     async def _load(self, table_id: str, before: LiveTable | None = None) -> LiveTable | None:

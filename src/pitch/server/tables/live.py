@@ -12,8 +12,6 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from fastapi import WebSocket
-
 from pitch.bots.registry import level_of
 from pitch.engine import BID, CHANCE, GameState, Rules
 from pitch.server.kernel.limits import TokenBucket
@@ -44,6 +42,15 @@ def chat_message(c: ChatRow) -> dict[str, Any]:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Socket(Protocol):
+    """What a :class:`Conn` asks of its WebSocket (FastAPI's, in the api room): the
+    tables room imports no web framework."""
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
 class Wire(Protocol):
@@ -92,7 +99,7 @@ class Conn:
 
     def __init__(
         self,
-        ws: WebSocket,
+        ws: Socket,
         *,
         rate: float,
         burst: int,

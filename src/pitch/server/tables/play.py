@@ -12,8 +12,10 @@ import time
 from typing import TYPE_CHECKING
 
 from pitch.engine import CHANCE, ActionParseError, IllegalActionError, PitchError, parse_action
-from pitch.server.realtime.protocol import Act, error
+from pitch.server.kernel.events import Bus
+from pitch.server.tables.events import HandDealt, TableChanged
 from pitch.server.tables.live import Conn, LiveTable, deal_if_needed
+from pitch.server.tables.protocol import Act, error
 from pitch.server.tables.table_json import state_texts
 from pitch.server.tables.view_json import refusal_json
 from pitch.store import Append, EventRow
@@ -61,8 +63,9 @@ def broadcast(t: LiveTable) -> None:
 
 
 class Play:
-    def __init__(self, svc: TableService) -> None:
+    def __init__(self, svc: TableService, bus: Bus) -> None:
         self.svc = svc
+        self.bus = bus
 
     async def act(self, t: LiveTable, conn: Conn, msg: Act) -> None:
         """A player's ``act`` message, from its seated connection."""
@@ -148,9 +151,9 @@ class Play:
         """The table moved on (in the store, then in memory): at a new hand strangers
         take their bot seats; the next automatic move is planned; everyone is told."""
         t.turn_started = t.idle_since = time.monotonic()
-        if t.status != "over" and dealt and any(x.pending for x in t.seats):
-            await self.svc.quick.arrive(t)
-        self.svc.scheduler.schedule(t)
+        if t.status != "over" and dealt:
+            await self.bus.publish(HandDealt(t))  # quick play seats its arrivals
+        await self.bus.publish(TableChanged(t))  # the scheduler plans the next move
         broadcast(t)
 
     async def _reload(self, t: LiveTable) -> bool:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from pitch.engine import GameState
 from pitch.server.kernel.errors import ServiceError
+from pitch.server.kernel.events import Bus
 from pitch.server.kernel.schemas import LeftTable
 from pitch.server.kernel.text import (
     NAME_LIMIT,
@@ -20,6 +21,7 @@ from pitch.server.kernel.text import (
     distinct_name,
     same_name,
 )
+from pitch.server.tables.events import TableChanged
 from pitch.server.tables.live import RESIGN, deal_if_needed, hash_token, names_at
 from pitch.server.tables.play import broadcast
 from pitch.store import EventRow, StaleWrite
@@ -44,8 +46,9 @@ def checked_name(name: str) -> str:
 
 
 class SeatClaims:
-    def __init__(self, svc: TableService) -> None:
+    def __init__(self, svc: TableService, bus: Bus) -> None:
         self.svc = svc
+        self.bus = bus
 
     async def claim(self, table_id: str, seat: int, name: str, *, renumber: bool = False) -> str:
         """Take the open human ``seat`` under ``name``; the answer is its token. The
@@ -94,7 +97,7 @@ class SeatClaims:
                 t.state, t.seq, t.status = state, 1, "playing"
                 t.turn_started = time.monotonic()
             broadcast(t)
-            svc.scheduler.schedule(t)
+            await self.bus.publish(TableChanged(t))
             return token
 
     async def leave(self, table_id: str, token: str, client: str) -> LeftTable:
@@ -149,7 +152,7 @@ class SeatClaims:
                         if c.hint_task is not None:
                             c.hint_task.cancel()
                 broadcast(t)
-                svc.scheduler.schedule(t)  # no more moves: clears the timer
+                await self.bus.publish(TableChanged(t))  # no more moves: clears the timer
                 return LeftTable(table=t.id, seat=seat, left="resigned", status="over")
             abandoned = outcome == "abandoned"
             for c in list(s.conns):  # the player's other pages watch from now on
@@ -168,7 +171,7 @@ class SeatClaims:
             else:
                 t.idle_since = time.monotonic()
                 broadcast(t)
-                svc.scheduler.schedule(t)
+                await self.bus.publish(TableChanged(t))
         status = "abandoned" if abandoned else t.status
         return LeftTable(
             table=t.id,
