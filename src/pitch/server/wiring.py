@@ -1,10 +1,17 @@
-"""The table service: the state every table job shares, and the jobs themselves.
+"""The composition root: it builds the server's rooms bottom-up, subscribes their
+events in order, starts and stops them (docs/architecture.md, "The server by room").
 
-It owns the settings, the database and this process's leases, the commit queue,
-the bot worker pool and the tables in memory; each job is a collaborator with one
-idea: :mod:`lifecycle` (new, found, adopted, let go, evicted tables), :mod:`seats`
-(claims), :mod:`quickplay`, :mod:`play` (apply, commit, broadcast), :mod:`scheduler`
-(bot moves, timers, hints) and :mod:`connections` (sockets, chat, admission).
+:class:`TableService` owns what is the process's, not a room's: the settings, the
+database and its thread pool, this process's leases, the commit queue, the bot worker
+pool, the socket budget and the cache of finished records. Each room is built with
+only what it calls (its slice of the settings as a small frozen dataclass or plain
+arguments) and never receives the service: :mod:`~pitch.server.tables.lifecycle`
+(new, found, adopted, let go, evicted tables; it owns the directory of tables),
+:mod:`~pitch.server.tables.seats` (claims), :mod:`~pitch.server.tables.play` (apply,
+commit, broadcast), :mod:`~pitch.server.botplay.scheduler` (bot moves, timers, hints),
+:mod:`~pitch.server.realtime.connections` (sockets, chat, admission),
+:mod:`~pitch.server.lobby.quickplay` and :mod:`~pitch.server.lobby.rematch`. The API
+(``api/deps.py``) reaches them as this object's attributes.
 """
 
 from __future__ import annotations
@@ -20,13 +27,13 @@ from pitch.server.botplay.workers import QUICK_WORKERS, BotPool
 from pitch.server.kernel.errors import ServiceError
 from pitch.server.kernel.events import Bus
 from pitch.server.lobby.quickplay import QuickSeats
-from pitch.server.realtime.connections import Connections
+from pitch.server.lobby.rematch import Rematches
+from pitch.server.realtime.connections import ConnectionLimits, Connections
 from pitch.server.realtime.sockets import Sockets
 from pitch.server.settings import Settings
 from pitch.server.tables.commits import GroupCommitter
 from pitch.server.tables.events import HandDealt, TableChanged
-from pitch.server.tables.lifecycle import Lifecycle
-from pitch.server.tables.live import LiveTable
+from pitch.server.tables.lifecycle import Lifecycle, TableLimits
 from pitch.server.tables.ownership import Lease
 from pitch.server.tables.play import Play
 from pitch.server.tables.seats import SeatClaims
@@ -58,25 +65,71 @@ class TableService:
         # One more worker for quick jobs: a table of quick bots never waits behind the
         # searches other addresses keep running (issue 43, BotPool).
         self.bots = BotPool(settings.bot_workers, settings.bot_timeout, quick=QUICK_WORKERS)
-        self.tables: dict[str, LiveTable] = {}
-        """Live tables: played at, joined or claimed at, and ours (count to the cap)."""
-        self.cache: OrderedDict[str, LiveTable] = OrderedDict()
         self.records: OrderedDict[str, bytes] = OrderedDict()
         """Finished games' records as sent (``GET /record``), the last few asked for: a
         finished game never changes, and its record is dear to build for a long one."""
-        """Tables loaded only to be read (LRU, ``max_cached_tables``)."""
+        # The rooms, bottom-up: each gets only what it calls, and nothing above it.
+        # Upward calls are events on the bus, subscribed below in the order the
+        # direct calls ran (arrivals take their seats, then the next move is planned).
         self.bus = Bus()
-        """Upward calls as events: the tables room publishes, the rooms above subscribe."""
-        self.lifecycle = Lifecycle(self, self.bus)
-        self.seats = SeatClaims(self, self.bus)
-        self.quick = QuickSeats(self)
-        self.play = Play(self, self.bus)
-        self.scheduler = Scheduler(self)
-        # In the order the direct calls ran: arrivals take their seats, then the
-        # scheduler plans the next move.
+        self.lifecycle = Lifecycle(
+            self.repo,
+            self.run_db,
+            self.owners,
+            self.bus,
+            TableLimits(
+                rules=settings.rules,
+                max_live_tables=settings.max_live_tables,
+                max_cached_tables=settings.max_cached_tables,
+                max_open_tables_per_client=settings.max_open_tables_per_client,
+                idle_evict_seconds=settings.idle_evict_seconds,
+            ),
+        )
+        self.tables = self.lifecycle.tables
+        self.cache = self.lifecycle.cache
+        self.seats = SeatClaims(self.repo, self.lifecycle, self.bus)
+        self.play = Play(
+            self.repo,
+            self.run_db,
+            self.commits,
+            self.owners,
+            self.lifecycle,
+            self.bus,
+            max_hands=settings.max_hands,
+        )
+        self.scheduler = Scheduler(
+            self.tables,
+            self.bots,
+            self.play,
+            hint_bot=settings.hint_bot,
+            min_bot_delay=settings.min_bot_delay,
+        )
+        self.conns = Connections(
+            self.repo,
+            self.run_db,
+            self.tables,
+            self.play,
+            self.scheduler,
+            ConnectionLimits(
+                max_connections_per_client=settings.max_connections_per_client,
+                tables_open_per_client=settings.tables_open_per_client,
+                watched_tables_per_client=settings.watched_tables_per_client,
+                max_spectators=settings.max_spectators,
+                spectators_per_client=settings.spectators_per_client,
+            ),
+        )
+        self.quick = QuickSeats(
+            self.repo,
+            self.run_db,
+            self.lifecycle,
+            self.seats,
+            self.bus,
+            rules=settings.rules,
+            bot_delay=settings.quick_bot_delay,
+        )
+        self.rematches = Rematches(self.lifecycle, self.seats, self.quick)
         self.bus.subscribe(HandDealt, self.quick.hand_dealt)
         self.bus.subscribe(TableChanged, self.scheduler.table_changed)
-        self.conns = Connections(self)
         self.sockets = Sockets(settings.max_sockets)
         """The WebSockets of this process (``pitch serve`` counts them)."""
 

@@ -110,7 +110,7 @@ async def rematch(
     this call and gets its new token. 403: the token holds no seat here; 409: the
     game is not over, or the seat in the rematch is taken already; 429: the asker who
     would make it has made its most tables a minute, or has its most unfinished."""
-    new, seat, token = await svc.lifecycle.rematch(table_id, body.token, who, limit.take)
+    new, seat, token = await svc.rematches.rematch(table_id, body.token, who, limit.take)
     return Claimed(table=new, seat=seat, token=token, ws_url=ws_url(base, new))
 
 

@@ -6,25 +6,34 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
 
 from pitch.bots.explain import explain
 from pitch.engine import TERMINAL, PlayerView, action_str
-from pitch.server.botplay.workers import fallback
+from pitch.server.botplay.workers import BotPool, fallback
 from pitch.server.tables.events import TableChanged
 from pitch.server.tables.live import Conn, LiveTable
-from pitch.server.tables.play import NotStored, check_turn
+from pitch.server.tables.play import NotStored, Play, check_turn
 from pitch.server.tables.protocol import error
-
-if TYPE_CHECKING:
-    from pitch.server.wiring import TableService
 
 log = logging.getLogger("pitch.server")
 
 
 class Scheduler:
-    def __init__(self, svc: TableService) -> None:
-        self.svc = svc
+    def __init__(
+        self,
+        tables: dict[str, LiveTable],
+        bots: BotPool,
+        play: Play,
+        *,
+        hint_bot: str,
+        min_bot_delay: float,
+    ) -> None:
+        self.tables = tables
+        """The live tables (``Lifecycle.tables``): a table let go is not played here."""
+        self.bots = bots
+        self.play = play
+        self.hint_bot = hint_bot
+        self.min_bot_delay = min_bot_delay
 
     def schedule(self, t: LiveTable) -> None:
         """(Re)plan the next move nobody at a keyboard makes: a bot's turn, an absent
@@ -41,7 +50,7 @@ class Scheduler:
         t.timer = None
         t.turn_deadline = None
         st = t.state
-        if st is None or t.status == "over" or self.svc.tables.get(t.id) is not t:
+        if st is None or t.status == "over" or self.tables.get(t.id) is not t:
             return  # over, or let go (another process or a later load plays it)
         if not t.watched():
             return  # nobody has it open: it waits
@@ -54,7 +63,7 @@ class Scheduler:
         due: float | None = None
         by = ""
         spec = o.substitute
-        pace = max(o.bot_delay, self.svc.settings.min_bot_delay)
+        pace = max(o.bot_delay, self.min_bot_delay)
         if s.kind == "bot":
             due, by, spec = now + pace, "bot", s.bot or "random"
         else:
@@ -84,26 +93,25 @@ class Scheduler:
         move whatever the bot does (the heuristic's when it fails); should anything
         else go wrong (the move not stored: no valid lease, a database failure), the
         move is planned again a second later, so a table never stalls."""
-        svc = self.svc
         try:
             await asyncio.sleep(max(0.0, due - time.monotonic()))
             st = t.state
             if st is None or t.seq != seq:
                 return
             view = st.view(seat)
-            action = await svc.bots.choose(spec, view, t.id, keys=t.keepers())
+            action = await self.bots.choose(spec, view, t.id, keys=t.keepers())
             async with t.lock:
                 if t.seq != seq:  # a human acted meanwhile
                     return
                 t.timer = None
-                await svc.play.apply(t, seat, action, by)
+                await self.play.apply(t, seat, action, by)
                 if t.seq == seq:  # not applied (an engine refusal): play the heuristic's
                     log.error("bot %s at table %s: move %s refused", spec, t.id, action)
-                    await svc.play.apply(t, seat, fallback(view), by)
+                    await self.play.apply(t, seat, fallback(view), by)
         except asyncio.CancelledError:
             raise
         except Exception as e:
-            if svc.tables.get(t.id) is not t:
+            if self.tables.get(t.id) is not t:
                 return  # let go meanwhile (another process serves it now)
             if isinstance(e, NotStored):
                 log.warning("automatic move not stored (%s); trying again", e)
@@ -136,9 +144,9 @@ class Scheduler:
         )
 
     async def _answer_hint(self, t: LiveTable, conn: Conn, seq: int, view: PlayerView) -> None:
-        spec = self.svc.settings.hint_bot
+        spec = self.hint_bot
         try:
-            advice = await self.svc.bots.suggest(spec, view, t.id, advise=True, keys=[conn.client])
+            advice = await self.bots.suggest(spec, view, t.id, advise=True, keys=[conn.client])
         except Exception:
             log.exception("hint failed at table %s", t.id)
             advice = None

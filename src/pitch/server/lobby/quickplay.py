@@ -22,23 +22,21 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING
 
 from pitch.bots.registry import levels
-from pitch.engine import BID
+from pitch.engine import BID, Rules
 from pitch.server.kernel.errors import ServiceError
+from pitch.server.kernel.events import Bus
 from pitch.server.kernel.schemas import CreateTable, Joined, QuickPlay, TableOptions, check_bot_spec
 from pitch.server.kernel.text import NAME_LIMIT, distinct_name
 from pitch.server.realtime.connections import welcome
-from pitch.server.tables.events import HandDealt
-from pitch.server.tables.lifecycle import build_rules
+from pitch.server.tables.events import HandDealt, TableChanged
+from pitch.server.tables.fanout import broadcast
+from pitch.server.tables.lifecycle import Lifecycle, build_rules
 from pitch.server.tables.live import LiveTable, Seat, hash_token, is_open, names_at
-from pitch.server.tables.play import broadcast
-from pitch.server.tables.seats import checked_name
-from pitch.store import OpenSeats, StaleWrite
-
-if TYPE_CHECKING:
-    from pitch.server.wiring import TableService
+from pitch.server.tables.seats import SeatClaims, checked_name
+from pitch.server.tables.store import RunDb
+from pitch.store import OpenSeats, StaleWrite, TableRepo
 
 log = logging.getLogger("pitch.server")
 
@@ -60,10 +58,24 @@ def quick_options(spec: str, bot_delay: float) -> TableOptions:
 
 
 class QuickSeats:
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.store = OpenSeats(service.repo)
-        self.bot_delay = service.settings.quick_bot_delay
+    def __init__(
+        self,
+        repo: TableRepo,
+        run_db: RunDb,
+        lifecycle: Lifecycle,
+        seats: SeatClaims,
+        bus: Bus,
+        *,
+        rules: Rules,
+        bot_delay: float,
+    ) -> None:
+        self.store = OpenSeats(repo)
+        self.run_db = run_db
+        self.lifecycle = lifecycle
+        self.seats = seats
+        self.bus = bus
+        self.rules = rules
+        self.bot_delay = bot_delay
         quick_options("random", self.bot_delay)  # a bad PITCH_QUICK_BOT_DELAY stops start-up
 
     async def table(self, req: QuickPlay, creator: str) -> str:
@@ -71,10 +83,9 @@ class QuickSeats:
         one (seat 1 free for the asker, bots in the others). Nothing is claimed here:
         the player takes the seat with :meth:`seat`, at the process that serves the
         table (behind the proxy, ``/api/tables/{id}/...`` goes there)."""
-        svc = self.service
-        rules = build_rules(CreateTable(preset=req.preset, rules=req.rules), svc.settings.rules)
+        rules = build_rules(CreateTable(preset=req.preset, rules=req.rules), self.rules)
         spec = check_bot_spec(next(lv.spec for lv in levels() if lv.level == req.level))
-        found = await svc.run_db(
+        found = await self.run_db(
             self.store.find, rules.to_dict(), spec, avoid=set(req.avoid), limit=1
         )
         if found:
@@ -82,7 +93,7 @@ class QuickSeats:
         seats = [Seat.fresh("human", None)] + [
             Seat.fresh("bot", spec) for _ in range(rules.players - 1)
         ]
-        t = await svc.lifecycle.create_table(
+        t = await self.lifecycle.create_table(
             rules, quick_options(spec, self.bot_delay), seats, creator
         )
         return t.id
@@ -94,13 +105,12 @@ class QuickSeats:
         just made), else open bot seat ``prefer`` (a player's own seat at a rematch)
         if it is open, else the first open bot seat. Answer: seat, token, and where in
         the game (``mid-hand``: a bot plays the seat until the hand in play ends)."""
-        svc = self.service
-        t = await svc.lifecycle.find(table_id, live=True)
+        t = await self.lifecycle.find(table_id, live=True)
         if not t.options.quick:
             raise ServiceError(409, "this table is not open to quick play", "not_quick")
         free = next((i for i, s in enumerate(t.seats) if s.kind == "human" and not s.claimed), None)
         if free is not None:  # the claim checks the name, as any claim does
-            return free, await svc.seats.claim(table_id, free, name, renumber=True), "new"
+            return free, await self.seats.claim(table_id, free, name, renumber=True), "new"
         name = checked_name(name)
         async with t.lock:
             open_seats = [i for i, s in enumerate(t.seats) if is_open(t, s)]
@@ -112,7 +122,7 @@ class QuickSeats:
             token = secrets.token_urlsafe(32)
             th = hash_token(token)
             try:
-                await svc.lifecycle.write_seats(
+                await self.lifecycle.write_seats(
                     t, self.store.take, t.id, seat, name=name, token_hash=th
                 )
             except StaleWrite:
@@ -132,12 +142,11 @@ class QuickSeats:
     async def arrive(self, t: LiveTable) -> None:
         """Between hands, under ``t.lock``: claimed bot seats become their claimants'.
         The bot's spec stays on the seat for the record (``Bot 2 (club), then Ann``)."""
-        svc = self.service
         for i, s in enumerate(t.seats):
             if not s.pending:
                 continue
             try:
-                await svc.run_db(self.store.arrive, t.id, i)
+                await self.run_db(self.store.arrive, t.id, i)
             except StaleWrite:  # the table went to another process: it seats them later
                 return
             except Exception:  # the database failed: the bot plays on, they sit down
@@ -151,29 +160,12 @@ class QuickSeats:
                 s.conns.add(c)
                 s.away_since = None
                 c.send(welcome(t, i))
-        svc.scheduler.schedule(t)
+        await self.bus.publish(TableChanged(t))
 
     async def hand_dealt(self, e: HandDealt) -> None:
         """A new hand: strangers waiting for a bot's seat take it (:meth:`arrive`)."""
         if any(x.pending for x in e.table.seats):
             await self.arrive(e.table)
-
-    async def drop(self, t: LiveTable, seat: int) -> None:
-        """The claimant of a bot seat leaves before it was theirs (under ``t.lock``)."""
-        s = t.seats[seat]
-        assert s.token_hash is not None
-        try:
-            await self.service.lifecycle.write_seats(
-                t, self.store.drop, t.id, seat, token_hash=s.token_hash
-            )
-        except StaleWrite:
-            raise ServiceError(
-                409, f"seat {seat} changed meanwhile; try again", "seat_changed", seat=seat
-            ) from None
-        s.name, s.token_hash = None, None
-        for c in t.spectators:
-            if c.waiting == seat:
-                c.waiting = None
 
 
 def between_hands(t: LiveTable) -> bool:

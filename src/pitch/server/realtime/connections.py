@@ -6,18 +6,19 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
+from pitch.server.botplay.scheduler import Scheduler
 from pitch.server.kernel.text import TextRefused
 from pitch.server.tables.chat import MAX_LINES, clean_line
+from pitch.server.tables.fanout import broadcast
 from pitch.server.tables.live import Conn, LiveTable, chat_message
-from pitch.server.tables.play import broadcast
+from pitch.server.tables.play import Play
 from pitch.server.tables.protocol import Act, Auth, Chat, Hint, Ping, Spectate, Sync, error
+from pitch.server.tables.store import RunDb
 from pitch.server.tables.table_json import state_texts
-from pitch.store import ChatRow
-
-if TYPE_CHECKING:
-    from pitch.server.wiring import TableService
+from pitch.store import ChatRow, TableRepo
 
 log = logging.getLogger("pitch.server")
 
@@ -49,9 +50,33 @@ def _history(t: LiveTable, conn: Conn) -> None:
         conn.send({"type": "chat_history", "lines": list(t.chat)})
 
 
+@dataclass(frozen=True, slots=True)
+class ConnectionLimits:
+    """The settings the sockets keep to (``Settings``' fields)."""
+
+    max_connections_per_client: int
+    tables_open_per_client: int
+    watched_tables_per_client: int
+    max_spectators: int
+    spectators_per_client: int
+
+
 class Connections:
-    def __init__(self, svc: TableService) -> None:
-        self.svc = svc
+    def __init__(
+        self,
+        repo: TableRepo,
+        run_db: RunDb,
+        tables: dict[str, LiveTable],
+        play: Play,
+        scheduler: Scheduler,
+        limits: ConnectionLimits,
+    ) -> None:
+        self.repo = repo
+        self.run_db = run_db
+        self.tables = tables
+        self.play = play
+        self.scheduler = scheduler
+        self.limits = limits
         self.by_client: dict[str, int] = {}
         """Open sockets per client address (``admit``/``release``)."""
         self.tables_of: dict[str, dict[str, int]] = {}
@@ -63,7 +88,7 @@ class Connections:
 
     def admit(self, client: str) -> bool:
         n = self.by_client.get(client, 0)
-        if n >= self.svc.settings.max_connections_per_client:
+        if n >= self.limits.max_connections_per_client:
             return False
         self.by_client[client] = n + 1
         return True
@@ -96,9 +121,9 @@ class Connections:
         elif conn.seat is None:
             conn.send(error("spectator"))
         elif isinstance(msg, Hint):
-            self.svc.scheduler.hint(t, conn)
+            self.scheduler.hint(t, conn)
         else:
-            await self.svc.play.act(t, conn, msg)
+            await self.play.act(t, conn, msg)
 
     def _join(self, t: LiveTable, conn: Conn, msg: Auth | Spectate) -> None:
         if conn.seat is not None or conn.spectator:
@@ -122,7 +147,7 @@ class Connections:
             watched = self.watching.setdefault(conn.client, {})
             watched[t.id] = watched.get(t.id, 0) + 1
             if not was_open:
-                self.svc.scheduler.opened(t)
+                self.scheduler.opened(t)
             conn.send(
                 {
                     "type": "welcome",
@@ -144,7 +169,7 @@ class Connections:
                 t.spectators.add(conn)
                 self._opened(conn, t.id)
                 if not was_open:
-                    self.svc.scheduler.opened(t)
+                    self.scheduler.opened(t)
                 conn.send(welcome(t, i))
                 conn.send_text(state_texts(t).text(None))
                 _history(t, conn)
@@ -158,9 +183,9 @@ class Connections:
                 conn.send(welcome(t, i))
                 if back:
                     if was_open:
-                        self.svc.scheduler.schedule(t)  # no stand-in for this seat now
+                        self.scheduler.schedule(t)  # no stand-in for this seat now
                     else:
-                        self.svc.scheduler.opened(t)
+                        self.scheduler.opened(t)
                     broadcast(t)  # everyone sees the seat connected again (and the timer)
                 else:
                     conn.send_text(state_texts(t).text(i))
@@ -173,7 +198,7 @@ class Connections:
         """Room for one more spectator's socket at ``t`` (else refused, and closed: its
         client tries again later); with ``new_table``, for one more table this client
         watches too."""
-        settings = self.svc.settings
+        settings = self.limits
         watched = self.watching.get(conn.client, {})
         n = settings.watched_tables_per_client
         if new_table and t.id not in watched and len(watched) >= n:
@@ -191,7 +216,7 @@ class Connections:
 
     def _may_open(self, conn: Conn, table: str) -> str | None:
         """Why ``conn`` may not open ``table`` too, or ``None``."""
-        n = self.svc.settings.tables_open_per_client
+        n = self.limits.tables_open_per_client
         tables = self.tables_of.get(conn.client, {})
         if table not in tables and len(tables) >= n:
             return f"you have {n} tables open; close one first"
@@ -217,7 +242,6 @@ class Connections:
 
     async def _chat(self, t: LiveTable, conn: Conn, msg: Chat) -> None:
         """Store a chat line, then send it to everyone at the table (spectators too)."""
-        svc = self.svc
         o = t.options
         if conn.seat is None and not o.spectator_chat:
             conn.send(error("spectator", "spectators do not chat at this table"))
@@ -246,7 +270,7 @@ class Connections:
             name = t.seats[seat].name if seat is not None else None
             line = ChatRow(t.chat_count, seat, name, msg.phrase, text)
             try:
-                await svc.run_db(svc.repo.add_chat, t.id, line)
+                await self.run_db(self.repo.add_chat, t.id, line)
             except Exception:
                 log.exception("could not store a chat line of table %s", t.id)
                 if not await self._chat_stored(t, line.n):
@@ -265,9 +289,8 @@ class Connections:
     async def _chat_stored(self, t: LiveTable, n: int) -> bool:
         """After a failed write of line ``n``: whether it was stored all the same (the
         answer lost), so that it is said, and its number never used again."""
-        svc = self.svc
         try:
-            stored = await svc.run_db(svc.repo.load, t.id)
+            stored = await self.run_db(self.repo.load, t.id)
         except Exception:
             return False
         return stored is not None and stored.chat_count > n
@@ -279,7 +302,7 @@ class Connections:
             conn.hint_task.cancel()
         self._closed(conn)
         t.spectators.discard(conn)
-        ours = self.svc.tables.get(t.id) is t
+        ours = self.tables.get(t.id) is t
         if conn.seat is not None:
             s = t.seats[conn.seat]
             s.conns.discard(conn)
@@ -287,10 +310,10 @@ class Connections:
                 s.away_since = time.monotonic()
                 t.idle_since = time.monotonic()
                 broadcast(t)
-                self.svc.scheduler.schedule(t)
+                self.scheduler.schedule(t)
         elif conn.spectator and ours and not t.watched():
             t.idle_since = time.monotonic()
-            self.svc.scheduler.schedule(t)  # nobody has it open any more: it waits
+            self.scheduler.schedule(t)  # nobody has it open any more: it waits
 
 
 def _drop(counts: dict[str, dict[str, int]], client: str, table: str) -> None:

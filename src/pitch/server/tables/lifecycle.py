@@ -11,9 +11,11 @@ import asyncio
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from pitch.engine import PitchError, Rules, preset
 from pitch.engine.rules import OPTION
@@ -21,13 +23,12 @@ from pitch.server.kernel.errors import ServiceError
 from pitch.server.kernel.events import Bus
 from pitch.server.kernel.schemas import CreateTable, SeatPlan, TableOptions
 from pitch.server.tables.events import TableChanged
+from pitch.server.tables.fanout import broadcast
 from pitch.server.tables.live import LiveTable, Seat
-from pitch.server.tables.play import broadcast
+from pitch.server.tables.ownership import Lease
 from pitch.server.tables.protocol import error
-from pitch.store import StaleWrite
-
-if TYPE_CHECKING:
-    from pitch.server.wiring import TableService
+from pitch.server.tables.store import RunDb
+from pitch.store import StaleWrite, TableRepo
 
 log = logging.getLogger("pitch.server")
 
@@ -90,10 +91,30 @@ def rematch_seats(old: LiveTable, asker: int) -> list[Seat]:
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class TableLimits:
+    """The settings the directory of tables keeps to (``Settings``' fields)."""
+
+    rules: Rules
+    max_live_tables: int
+    max_cached_tables: int
+    max_open_tables_per_client: int
+    idle_evict_seconds: float
+
+
 class Lifecycle:
-    def __init__(self, svc: TableService, bus: Bus) -> None:
-        self.svc = svc
+    def __init__(
+        self, repo: TableRepo, run_db: RunDb, owners: Lease, bus: Bus, limits: TableLimits
+    ) -> None:
+        self.repo = repo
+        self.run_db = run_db
+        self.owners = owners
         self.bus = bus
+        self.limits = limits
+        self.tables: dict[str, LiveTable] = {}
+        """Live tables: played at, joined or claimed at, and ours (count to the cap)."""
+        self.cache: OrderedDict[str, LiveTable] = OrderedDict()
+        """Tables loaded only to be read (LRU, ``max_cached_tables``)."""
         self._cached_at: dict[str, float] = {}
         """When each cached table was read: unfinished ones are read again after 1 s."""
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
@@ -107,26 +128,25 @@ class Lifecycle:
 
     async def resume(self) -> None:
         """Bring back every unfinished table of this process exactly where it was."""
-        svc = self.svc
-        ids = await svc.run_db(svc.repo.unfinished)
+        ids = await self.run_db(self.repo.unfinished)
         for tid in ids:
             try:
-                stored = await svc.run_db(svc.repo.load, tid)
+                stored = await self.run_db(self.repo.load, tid)
             except Exception:  # one table's failed read must not leave the rest unplanned
                 log.exception("table %s could not be read; it comes back on first use", tid)
                 continue
             if stored is None:
                 continue
-            if tid not in svc.tables and not self._has_room():
+            if tid not in self.tables and not self._has_room():
                 break  # the rest wait in the store and come back on first use
             try:
                 t = LiveTable.from_stored(stored)
             except (PitchError, AssertionError) as e:  # a corrupt table must not stop the rest
                 log.error("table %s cannot be restored: %s", tid, e)
                 continue
-            svc.tables.setdefault(tid, t)
-            await self.bus.publish(TableChanged(svc.tables[tid]))
-        log.info("restored %d tables", len(svc.tables))
+            self.tables.setdefault(tid, t)
+            await self.bus.publish(TableChanged(self.tables[tid]))
+        log.info("restored %d tables", len(self.tables))
 
     def start_sweeping(self) -> None:
         self._sweeper = asyncio.create_task(self._sweep())
@@ -134,7 +154,7 @@ class Lifecycle:
     def stop(self) -> None:
         if self._sweeper:
             self._sweeper.cancel()
-        for t in self.svc.tables.values():
+        for t in self.tables.values():
             if t.timer:
                 t.timer.cancel()
 
@@ -143,10 +163,10 @@ class Lifecycle:
         after a while; they stay in the database and come back on first use."""
         while True:
             await asyncio.sleep(30)
-            self._evict_idle(time.monotonic(), self.svc.settings.idle_evict_seconds)
+            self._evict_idle(time.monotonic(), self.limits.idle_evict_seconds)
 
     def _has_room(self) -> bool:
-        return len(self.svc.tables) + self._reserved < self.svc.settings.max_live_tables
+        return len(self.tables) + self._reserved < self.limits.max_live_tables
 
     def make_room(self, *, evict: bool = True) -> None:
         """Room for one more live table, or 503. Tables leave memory to make it (they
@@ -164,7 +184,7 @@ class Lifecycle:
                 self._evict_watched()
             if self._has_room():
                 return
-        elif any(self._evictable(t) for t in self.svc.tables.values()):
+        elif any(self._evictable(t) for t in self.tables.values()):
             return
         raise ServiceError(503, "the server is full; try again later", "server_full")
 
@@ -180,7 +200,7 @@ class Lifecycle:
 
     def _evict_watched(self) -> None:
         """Take from memory the table watched only by spectators that has the fewest."""
-        tables = [t for t in self.svc.tables.values() if self._evictable(t)]
+        tables = [t for t in self.tables.values() if self._evictable(t)]
         if not tables:
             return
         t = min(tables, key=lambda x: len(x.spectators))
@@ -191,7 +211,7 @@ class Lifecycle:
         self.let_go(t)
 
     def _evict_idle(self, now: float, older_than: float) -> None:
-        tables = self.svc.tables
+        tables = self.tables
         for tid, t in list(tables.items()):
             if (
                 not t.watched()
@@ -204,7 +224,7 @@ class Lifecycle:
     # ------------------------------------------------------------ new tables
 
     async def create(self, req: CreateTable, creator: str) -> LiveTable:
-        rules = build_rules(req, self.svc.settings.rules)
+        rules = build_rules(req, self.limits.rules)
         plan = req.seats or []
         if not plan:
             plan = [SeatPlan() for _ in range(rules.players)]
@@ -233,9 +253,8 @@ class Lifecycle:
         """Refuse ``creator`` a new table while it has its most unfinished ones that
         wait for it; or, counting the quick-play tables it walked away from too,
         :data:`ALL_TABLES_FACTOR` times as many (a bound on what one address stores)."""
-        svc = self.svc
-        n_open, n_all = await svc.run_db(svc.repo.open_tables_of, creator)
-        limit = svc.settings.max_open_tables_per_client
+        n_open, n_all = await self.run_db(self.repo.open_tables_of, creator)
+        limit = self.limits.max_open_tables_per_client
         if n_open >= limit or n_all >= limit * ALL_TABLES_FACTOR:
             raise ServiceError(
                 429,
@@ -254,10 +273,9 @@ class Lifecycle:
         creator: str,
         rematch_of: str | None = None,
     ) -> LiveTable:
-        svc = self.svc
         tid = new_table_id()
-        await svc.run_db(
-            svc.repo.create,
+        await self.run_db(
+            self.repo.create,
             table_id=tid,
             creator=creator,
             rules=rules.to_dict(),
@@ -276,32 +294,18 @@ class Lifecycle:
         )
         # Cached, not live: behind a proxy another process may serve it (the one its
         # id hashes to), and whoever makes it live adopts it first (``_adopt``).
-        svc.cache[tid] = t
+        self.cache[tid] = t
         self._cached_at[tid] = time.monotonic()
         return t
 
-    async def rematch(
+    async def rematch_table(
         self, table_id: str, token: str, creator: str, charge: Callable[[], None]
-    ) -> tuple[str, int, str]:
-        """``charge`` spends the asker's table-creation allowance (it raises past it):
-        called only by the asker who makes the rematch, not by those who join it."""
-        try:
-            return await self._rematch(table_id, token, creator, charge)
-        except ServiceError as e:
-            old = self.svc.tables.get(table_id) or self.svc.cache.get(table_id)
-            if e.status != 404 or old is None or old.rematch is None:
-                raise
-            old.rematch = None  # its players all left it, and it was deleted: again
-            return await self._rematch(table_id, token, creator, charge)
-
-    async def _rematch(
-        self, table_id: str, token: str, creator: str, charge: Callable[[], None]
-    ) -> tuple[str, int, str]:
+    ) -> tuple[LiveTable, str, int, str]:
         """The player whose seat ``token`` holds at a finished table plays again: the
         first to ask makes the rematch (same rules, options and seat plan; the deal
         passes to the next seat, R2.4), each asker takes their own seat in it under
-        the same name. Answer: the rematch's id, the seat, the new seat token."""
-        svc = self.svc
+        the same name (:mod:`pitch.server.lobby.rematch` seats them). Answer: the
+        finished table, the rematch's id, the asker's seat and name."""
         old = await self.find(table_id, live=True)
         async with old.lock:
             seat = next((i for i, s in enumerate(old.seats) if s.has_token(token)), None)
@@ -322,7 +326,7 @@ class Lifecycle:
                         old.rules, old.options, seats, dealer, creator, rematch_of=old.id
                     )
                 except StaleWrite:  # another process made it: read the link back
-                    stored = await svc.run_db(svc.repo.load, old.id)
+                    stored = await self.run_db(self.repo.load, old.id)
                     if stored is None or stored.rematch is None:
                         raise ServiceError(409, "try again", "try_again") from None
                     old.rematch = stored.rematch
@@ -331,14 +335,7 @@ class Lifecycle:
                     broadcast(old)  # the others see the rematch offered
             new_id = old.rematch
             name = old.seats[seat].name or f"Player {seat + 1}"
-        if old.options.quick:
-            # Their seat is a bot's there (``rematch_seats``): taken over as in quick
-            # play, or another open one if a stranger was quicker.
-            new = await self.find(new_id, live=True)
-            if new.seats[seat].kind == "bot":
-                got, token, _ = await svc.quick.seat(new_id, name, prefer=seat)
-                return new_id, got, token
-        return new_id, seat, await svc.seats.claim(new_id, seat, name)
+        return old, new_id, seat, name
 
     # ------------------------------------------------------------ finding tables
 
@@ -346,13 +343,12 @@ class Lifecycle:
         """The table, from memory or the store. Reads (``live=False``) go through a
         bounded cache and never count as live tables; a table someone joins or claims
         a seat at (``live=True``) becomes live, if the server has room."""
-        svc = self.svc
-        t = svc.tables.get(table_id)
+        t = self.tables.get(table_id)
         if t is not None:
             return t
         if live:
             return await self._adopt(table_id)
-        t = svc.cache.get(table_id)
+        t = self.cache.get(table_id)
         now = time.monotonic()
         before = None
         if t is not None and t.status != "over" and now - self._cached_at.get(table_id, 0) > 1:
@@ -366,12 +362,12 @@ class Lifecycle:
             if t is None:
                 raise ServiceError(404, "no such table")
             self._cached_at[table_id] = now
-            t = svc.tables.get(table_id) or t  # made live while we loaded it
-        if table_id not in svc.tables:
-            svc.cache[table_id] = t
-            svc.cache.move_to_end(table_id)
-            while len(svc.cache) > svc.settings.max_cached_tables:
-                self._cached_at.pop(svc.cache.popitem(last=False)[0], None)
+            t = self.tables.get(table_id) or t  # made live while we loaded it
+        if table_id not in self.tables:
+            self.cache[table_id] = t
+            self.cache.move_to_end(table_id)
+            while len(self.cache) > self.limits.max_cached_tables:
+                self._cached_at.pop(self.cache.popitem(last=False)[0], None)
         return t
 
     async def _adopt(self, table_id: str) -> LiveTable:
@@ -388,24 +384,23 @@ class Lifecycle:
             self._reserved -= 1
 
     async def _adopt_reserved(self, table_id: str) -> LiveTable:
-        svc = self.svc
-        owned = await svc.owners.own(svc.run_db, table_id)
+        owned = await self.owners.own(self.run_db, table_id)
         if owned is None:
             raise ServiceError(404, "no such table")
         if owned == "busy":
             raise ServiceError(503, "the table is moving to this server; try again")
-        t = svc.tables.get(table_id)
+        t = self.tables.get(table_id)
         if t is None and owned == "new":
-            t = svc.cache.get(table_id)  # made here (``_new_table``) and never changed
+            t = self.cache.get(table_id)  # made here (``_new_table``) and never changed
         if t is None:
             t = await self._load_once(table_id)
         if t is None:
             raise ServiceError(404, "no such table")
-        svc.cache.pop(table_id, None)
+        self.cache.pop(table_id, None)
         self._cached_at.pop(table_id, None)
-        if svc.tables.setdefault(table_id, t) is t:
+        if self.tables.setdefault(table_id, t) is t:
             await self.bus.publish(TableChanged(t))  # an adopted table's bots and timers go on here
-        return svc.tables[table_id]
+        return self.tables[table_id]
 
     async def _load(self, table_id: str, before: LiveTable | None = None) -> LiveTable | None:
         """One load per table at a time, so two requests never make two copies; with
@@ -419,7 +414,7 @@ class Lifecycle:
 
     async def _load_once(self, table_id: str, before: LiveTable | None = None) -> LiveTable | None:
         since = before.seq if before is not None and before.state is not None else 0
-        stored = await self.svc.run_db(self.svc.repo.load, table_id, since)
+        stored = await self.run_db(self.repo.load, table_id, since)
         if stored is None:
             return None
         try:
@@ -436,7 +431,7 @@ class Lifecycle:
         table leaves memory, to be read back on its next use, and the caller is told
         to try again (503) rather than go on from a guess."""
         try:
-            return await self.svc.run_db(fn, *args, **kw)
+            return await self.run_db(fn, *args, **kw)
         except StaleWrite:
             raise
         except Exception as e:
@@ -448,47 +443,44 @@ class Lifecycle:
         """Forget a table another process serves now (or that left memory for room):
         no more moves from here, and its sockets are closed so that their clients
         reconnect (through the proxy, to the new owner)."""
-        svc = self.svc
         if t.timer is not None:
             t.timer.cancel()
             t.timer = None
-        if svc.tables.get(t.id) is t:
-            del svc.tables[t.id]
-        svc.cache.pop(t.id, None)
+        if self.tables.get(t.id) is t:
+            del self.tables[t.id]
+        self.cache.pop(t.id, None)
         self._cached_at.pop(t.id, None)
         for c in [*t.spectators, *(c for s in t.seats for c in s.conns)]:
             c.close()
 
     async def hand_over(self, table_id: str, to: str) -> None:
         """Another live process is asked for this table (the proxy routes it there)."""
-        svc = self.svc
-        t = svc.tables.get(table_id) or svc.cache.get(table_id)
+        t = self.tables.get(table_id) or self.cache.get(table_id)
         if t is None:
-            await svc.run_db(svc.owners.store.hand_over, table_id, to)
+            await self.run_db(self.owners.store.hand_over, table_id, to)
             return
         async with t.lock:  # no commit of ours in flight
             self.let_go(t)
-            await svc.run_db(svc.owners.store.hand_over, table_id, to)
+            await self.run_db(self.owners.store.hand_over, table_id, to)
         log.info("table %s handed over to %s", table_id, to)
 
     async def lease_lost(self) -> None:
         """The lease ran out (this process was stopped, or cut off from the database):
         others may have adopted any table, so every copy in memory goes."""
-        for t in list(self.svc.tables.values()):
+        for t in list(self.tables.values()):
             self.let_go(t)
-        self.svc.cache.clear()
+        self.cache.clear()
 
     def abandon(self, t: LiveTable) -> None:
         """Forget a table whose rows :meth:`TableRepo.leave` deleted: no more moves, and
         whoever still watches it is told and let go."""
-        svc = self.svc
         if t.timer is not None:
             t.timer.cancel()
             t.timer = None
-        svc.tables.pop(t.id, None)
-        svc.cache.pop(t.id, None)
+        self.tables.pop(t.id, None)
+        self.cache.pop(t.id, None)
         self._cached_at.pop(t.id, None)
-        for other in (*svc.tables.values(), *svc.cache.values()):
+        for other in (*self.tables.values(), *self.cache.values()):
             if other.rematch == t.id:  # the store cleared the link too (TableRepo.leave)
                 other.rematch = None
         for c in list(t.spectators):

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
 
 from pitch.engine import CHANCE, ActionParseError, IllegalActionError, PitchError, parse_action
 from pitch.server.kernel.events import Bus
+from pitch.server.tables.commits import GroupCommitter
 from pitch.server.tables.events import HandDealt, TableChanged
+from pitch.server.tables.fanout import broadcast
+from pitch.server.tables.lifecycle import Lifecycle
 from pitch.server.tables.live import Conn, LiveTable, deal_if_needed
+from pitch.server.tables.ownership import Lease
 from pitch.server.tables.protocol import Act, error
-from pitch.server.tables.table_json import state_texts
+from pitch.server.tables.store import RunDb
 from pitch.server.tables.view_json import refusal_json
-from pitch.store import Append, EventRow
-
-if TYPE_CHECKING:
-    from pitch.server.wiring import TableService
+from pitch.store import Append, EventRow, TableRepo
 
 log = logging.getLogger("pitch.server")
 
@@ -46,26 +46,25 @@ def check_turn(t: LiveTable, seat: int, seq: int | None) -> dict[str, object] | 
     return None
 
 
-def broadcast(t: LiveTable) -> None:
-    """Send everyone at the table its ``state`` as of now: each seat its own view,
-    spectators the public one."""
-    t.changed = time.monotonic()
-    texts = state_texts(t)
-    for i, s in enumerate(t.seats):
-        if s.conns:
-            text = texts.text(i)
-            for c in s.conns:
-                c.send_text(text)
-    if t.spectators:
-        text = texts.text(None)
-        for c in t.spectators:
-            c.send_text(text)
-
-
 class Play:
-    def __init__(self, svc: TableService, bus: Bus) -> None:
-        self.svc = svc
+    def __init__(
+        self,
+        repo: TableRepo,
+        run_db: RunDb,
+        commits: GroupCommitter,
+        owners: Lease,
+        lifecycle: Lifecycle,
+        bus: Bus,
+        *,
+        max_hands: int,
+    ) -> None:
+        self.repo = repo
+        self.run_db = run_db
+        self.commits = commits
+        self.owners = owners
+        self.lifecycle = lifecycle
         self.bus = bus
+        self.max_hands = max_hands
 
     async def act(self, t: LiveTable, conn: Conn, msg: Act) -> None:
         """A player's ``act`` message, from its seated connection."""
@@ -94,7 +93,6 @@ class Play:
         broadcast that a connecting player triggers meanwhile) shows the stored state.
         A legal move that cannot be stored now is answered ``server_busy`` when a
         player made it (``by == "player"``) and raises :class:`NotStored` otherwise."""
-        svc = self.svc
         assert t.state is not None
         st = t.state.copy()
         try:
@@ -111,20 +109,20 @@ class Play:
         events = [EventRow(kind="action", seat=seat, action=action, by=by)]
         over = st.is_terminal()
         deal = None
-        if not over and st.current_player() == CHANCE and len(st.history) >= svc.settings.max_hands:
+        if not over and st.current_player() == CHANCE and len(st.history) >= self.max_hands:
             over = True  # the server's hand limit: the game stops here, with no winner
         else:
             deal = deal_if_needed(st)
         if deal is not None:
             events.append(deal)
-        if not svc.owners.valid():  # the store would refuse it too (owner): spare it
+        if not self.owners.valid():  # the store would refuse it too (owner): spare it
             if by != "player":
                 raise NotStored(f"table {t.id}: this process holds no valid lease now")
             if conn is not None:
                 conn.send(error("server_busy"))
             return
         try:
-            await svc.commits.append(
+            await self.commits.append(
                 Append(t.id, t.seq, events, "over" if over else "playing", st.winner)
             )
         except Exception as e:
@@ -159,10 +157,9 @@ class Play:
     async def _reload(self, t: LiveTable) -> bool:
         """Rebuild ``t`` from the store after a failed write; True if the store was
         ahead (the write had gone through, its answer lost) and the table went on."""
-        svc = self.svc
-        stored = await svc.run_db(svc.repo.load, t.id)
-        if stored is None or stored.owner != svc.repo.owner:
-            svc.lifecycle.let_go(t)  # gone, or adopted or handed over: the new owner has it
+        stored = await self.run_db(self.repo.load, t.id)
+        if stored is None or stored.owner != self.repo.owner:
+            self.lifecycle.let_go(t)  # gone, or adopted or handed over: the new owner has it
         else:
             fresh = LiveTable.from_stored(stored)
             new = stored.events[t.seq :]

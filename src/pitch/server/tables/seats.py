@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import TYPE_CHECKING
 
 from pitch.engine import GameState
 from pitch.server.kernel.errors import ServiceError
@@ -22,12 +21,10 @@ from pitch.server.kernel.text import (
     same_name,
 )
 from pitch.server.tables.events import TableChanged
-from pitch.server.tables.live import RESIGN, deal_if_needed, hash_token, names_at
-from pitch.server.tables.play import broadcast
-from pitch.store import EventRow, StaleWrite
-
-if TYPE_CHECKING:
-    from pitch.server.wiring import TableService
+from pitch.server.tables.fanout import broadcast
+from pitch.server.tables.lifecycle import Lifecycle
+from pitch.server.tables.live import RESIGN, LiveTable, deal_if_needed, hash_token, names_at
+from pitch.store import EventRow, OpenSeats, StaleWrite, TableRepo
 
 
 def checked_name(name: str) -> str:
@@ -46,8 +43,10 @@ def checked_name(name: str) -> str:
 
 
 class SeatClaims:
-    def __init__(self, svc: TableService, bus: Bus) -> None:
-        self.svc = svc
+    def __init__(self, repo: TableRepo, lifecycle: Lifecycle, bus: Bus) -> None:
+        self.repo = repo
+        self.open_seats = OpenSeats(repo)
+        self.lifecycle = lifecycle
         self.bus = bus
 
     async def claim(self, table_id: str, seat: int, name: str, *, renumber: bool = False) -> str:
@@ -57,8 +56,7 @@ class SeatClaims:
         not choose the table) given a number (:func:`distinct_name`); so is one that
         looks like it (``ΑΝΝ`` in Greek capitals next to ``Ann``)."""
         name = checked_name(name)
-        svc = self.svc
-        t = await svc.lifecycle.find(table_id, live=True)
+        t = await self.lifecycle.find(table_id, live=True)
         if not 0 <= seat < len(t.seats):
             raise ServiceError(404, f"R1.3: seats are 0..{len(t.seats) - 1}", "no_seat")
         async with t.lock:
@@ -86,8 +84,8 @@ class SeatClaims:
                 state = GameState(t.rules, dealer=t.first_dealer)
                 start = deal_if_needed(state)
             try:
-                await svc.lifecycle.write_seats(
-                    t, svc.repo.claim, t.id, seat, name=name, token_hash=th, start=start
+                await self.lifecycle.write_seats(
+                    t, self.repo.claim, t.id, seat, name=name, token_hash=th, start=start
                 )
             except StaleWrite:
                 raise ServiceError(409, f"seat {seat} is taken", "seat_taken", seat=seat) from None
@@ -109,8 +107,7 @@ class SeatClaims:
         game whose last player resigns (everyone else is a bot) ends there instead,
         over with no winner, as at the hand limit: it is kept, with its record and
         replay, and the seat stays theirs, so that their page and My tables show it."""
-        svc = self.svc
-        t = await svc.lifecycle.find(table_id, live=True)
+        t = await self.lifecycle.find(table_id, live=True)
         async with t.lock:
             seat = next((i for i, s in enumerate(t.seats) if s.has_token(token)), None)
             if seat is None:
@@ -119,7 +116,7 @@ class SeatClaims:
                 raise ServiceError(409, "the game is over: there is no seat to leave", "game_over")
             s = t.seats[seat]
             if s.pending:  # a quick-play claim that has not begun: simply withdrawn
-                await svc.quick.drop(t, seat)
+                await self._withdraw(t, seat)
                 broadcast(t)
                 return LeftTable(table=t.id, seat=seat, left="freed", status="playing")
             resign = t.status == "playing"
@@ -129,9 +126,9 @@ class SeatClaims:
             end = (t.seq, EventRow(kind=RESIGN, seat=seat)) if resign else None
             assert s.token_hash is not None
             try:
-                outcome = await svc.lifecycle.write_seats(
+                outcome = await self.lifecycle.write_seats(
                     t,
-                    svc.repo.leave,
+                    self.repo.leave,
                     t.id,
                     seat,
                     token_hash=s.token_hash,
@@ -167,7 +164,7 @@ class SeatClaims:
             else:
                 s.name = None
             if abandoned:
-                svc.lifecycle.abandon(t)
+                self.lifecycle.abandon(t)
             else:
                 t.idle_since = time.monotonic()
                 broadcast(t)
@@ -179,3 +176,21 @@ class SeatClaims:
             left="resigned" if resign else "freed",
             status=status,  # type: ignore[arg-type]
         )
+
+    async def _withdraw(self, t: LiveTable, seat: int) -> None:
+        """The claimant of a bot seat (quick play) leaves before it was theirs (under
+        ``t.lock``)."""
+        s = t.seats[seat]
+        assert s.token_hash is not None
+        try:
+            await self.lifecycle.write_seats(
+                t, self.open_seats.drop, t.id, seat, token_hash=s.token_hash
+            )
+        except StaleWrite:
+            raise ServiceError(
+                409, f"seat {seat} changed meanwhile; try again", "seat_changed", seat=seat
+            ) from None
+        s.name, s.token_hash = None, None
+        for c in t.spectators:
+            if c.waiting == seat:
+                c.waiting = None
