@@ -1,7 +1,7 @@
 """Table lifecycle: new tables and rematches, finding, adopting and letting go of
 tables, restoring them at start-up, and evicting idle ones from memory.
 
-A table is *live* here (``TableService.tables``) once someone plays, joins or claims
+A table is *live* here (``Lifecycle.tables``) once someone plays, joins or claims
 at it and this process owns it in the store; tables only read sit in a bounded cache.
 """
 
