@@ -28,7 +28,7 @@ from pitch.server.kernel.errors import ServiceError
 from pitch.server.kernel.events import Bus
 from pitch.server.lobby.quickplay import QuickSeats
 from pitch.server.lobby.rematch import Rematches
-from pitch.server.realtime.connections import ConnectionLimits, Connections
+from pitch.server.realtime.connections import Connections, SocketLimits
 from pitch.server.realtime.sockets import Sockets
 from pitch.server.settings import Settings
 from pitch.server.tables.commits import GroupCommitter
@@ -110,7 +110,7 @@ class TableService:
             self.tables,
             self.play,
             self.scheduler,
-            ConnectionLimits(
+            SocketLimits(
                 max_connections_per_client=settings.max_connections_per_client,
                 tables_open_per_client=settings.tables_open_per_client,
                 watched_tables_per_client=settings.watched_tables_per_client,

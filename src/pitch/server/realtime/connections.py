@@ -51,7 +51,7 @@ def _history(t: LiveTable, conn: Conn) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class ConnectionLimits:
+class SocketLimits:
     """The settings the sockets keep to (``Settings``' fields)."""
 
     max_connections_per_client: int
@@ -69,7 +69,7 @@ class Connections:
         tables: dict[str, LiveTable],
         play: Play,
         scheduler: Scheduler,
-        limits: ConnectionLimits,
+        limits: SocketLimits,
     ) -> None:
         self.repo = repo
         self.run_db = run_db
