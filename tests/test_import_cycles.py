@@ -17,15 +17,7 @@ import pitch
 SRC = Path(pitch.__file__).parent
 ROOT = "pitch"
 
-KNOWN: dict[str, frozenset[str]] = {
-    # The server's table service and the collaborators that each receive it whole and
-    # reach their siblings through it (issue 45): rebuilt by its own change, which then
-    # removes this entry (the test fails when the circle is gone, so it will).
-    "the server's TableService circle": frozenset(
-        f"pitch.server.{m}"
-        for m in ("connections", "lifecycle", "play", "quickplay", "scheduler", "seats", "service")
-    ),
-}
+KNOWN: dict[str, frozenset[str]] = {}
 """Circles that exist and are known, each exactly: one that grows, shrinks or goes
 away fails the test, so that the list stays true."""
 

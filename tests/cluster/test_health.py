@@ -15,8 +15,8 @@ import pytest
 from pitch.cluster import nginx, supervisor
 from pitch.cluster.nginx import render
 from pitch.cluster.supervisor import BACK_AFTER, OUT_AFTER, Cluster, ClusterConfig
+from pitch.server.api.guard import Guard
 from pitch.server.app import MAX_RECORDS_BODY
-from pitch.server.guard import Guard
 
 
 class FakeProc:

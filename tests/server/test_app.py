@@ -100,7 +100,7 @@ def test_bots_play_and_an_absent_human_is_substituted(
     assert verify_record(rec) is None
     assert first.headers["content-disposition"] == f'attachment; filename="pitch-{t}.json"'
     # A finished game's record is built once: asked again, it is sent as it was built.
-    import pitch.server.routes.records as routes
+    import pitch.server.api.records as routes
 
     def built_again(*args: Any) -> None:
         raise AssertionError("the record was built again")

@@ -1,4 +1,4 @@
-"""The server's bot worker pool (``pitch.server.bots.BotPool``) with real worker
+"""The server's bot worker pool (``pitch.server.botplay.workers.BotPool``) with real worker
 processes: a caller that stops waiting does not cost the pool its worker."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import contextlib
 import time
 
 from pitch.engine import GameState, PlayerView, Rules
-from pitch.server.bots import BotPool
+from pitch.server.botplay.workers import BotPool
 from tests.support.timing import margin
 
 # A search that thinks for about a second (the sample count does not bind).
@@ -76,7 +76,7 @@ def test_workers_are_sent_the_last_finished_hand_only() -> None:
     import random
 
     from pitch.bots.options import NETWORK
-    from pitch.server.bots import choose, for_worker
+    from pitch.server.botplay.workers import choose, for_worker
 
     rng = random.Random(7)
     st = GameState(Rules(players=3, target=999), dealer=0)
@@ -204,7 +204,7 @@ def test_an_unrelated_client_goes_before_the_flooders_backlog() -> None:
 def test_a_workers_decision_budget_runs_from_when_it_took_the_job() -> None:
     """``choose`` (what a worker runs) stops the search by the bot's time cap counted
     from ``since``: a job taken a whole budget ago gets the least search, at once."""
-    from pitch.server.bots import choose
+    from pitch.server.botplay.workers import choose
 
     view = _view()
     choose(SLOW, view, 1, advise=True, since=time.perf_counter() - 10)  # loaded
@@ -216,7 +216,7 @@ def test_a_workers_decision_budget_runs_from_when_it_took_the_job() -> None:
 
 
 def test_which_jobs_are_quick() -> None:
-    from pitch.server.bots import quick
+    from pitch.server.botplay.workers import quick
 
     assert quick("heuristic") and quick("club") and quick("random")
     assert quick("ismcts:time=0.2") and quick("pimc:time=0.25,samples=50")

@@ -10,8 +10,8 @@ import pytest
 from pydantic import ValidationError
 
 from pitch.engine import GameState, Rules
-from pitch.server.bots import choose
-from pitch.server.schemas import CreateTable, check_bot_spec
+from pitch.server.botplay.workers import choose
+from pitch.server.kernel.schemas import CreateTable, check_bot_spec
 from tests.server.inprocess import app_client, in_process_settings
 
 

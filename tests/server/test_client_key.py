@@ -7,7 +7,7 @@ import hashlib
 
 from sqlalchemy import select
 
-from pitch.server.limits import client_address, client_key
+from pitch.server.kernel.limits import client_address, client_key
 from pitch.store import Database, TableRepo
 from pitch.store.models import TableModel
 from tests.server.helpers import ServerProcess, create_table

@@ -1,4 +1,4 @@
-"""HTTP error answers carry a ``code`` (``pitch.server.errors.HTTP_CODES``, docs/server.md
+"""HTTP error answers carry a ``code`` (``pitch.server.kernel.errors.HTTP_CODES``, docs/server.md
 "HTTP error codes") that clients say in their own words; ``detail`` stays English."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pitch.server.errors import HTTP_CODES
+from pitch.server.kernel.errors import HTTP_CODES
 from tests.server.inprocess import app_client, in_process_settings
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -105,7 +105,7 @@ def test_every_refusal_in_the_code_has_a_known_code() -> None:
     # ServiceError(status, detail, code): a code is a literal of HTTP_CODES, or the
     # status has a usual one (errors._BY_STATUS); the constructor asserts it too, but
     # only for the refusals a test happens to reach.
-    from pitch.server.errors import _BY_STATUS
+    from pitch.server.kernel.errors import _BY_STATUS
 
     seen = 0
     for path in SERVER.rglob("*.py"):

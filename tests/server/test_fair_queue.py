@@ -1,4 +1,4 @@
-"""The bot pool's queue (``pitch.server.fairqueue.FairQueue``) on a made-up clock: the
+"""The bot pool's queue (``pitch.server.botplay.fairqueue.FairQueue``) on a made-up clock: the
 order in which clients' jobs get a worker, with the load injected as job lengths."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
-from pitch.server.fairqueue import FairQueue
+from pitch.server.botplay.fairqueue import FairQueue
 
 
 class Clock:

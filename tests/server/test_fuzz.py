@@ -12,7 +12,7 @@ import httpx
 import pytest
 import websockets
 
-from pitch.server.protocol import ERROR_CODES
+from pitch.server.tables.protocol import ERROR_CODES
 from tests.server.helpers import Player, ServerProcess, human_table
 from tests.support.tables import ws_url
 

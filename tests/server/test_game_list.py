@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from pitch.engine import Rules
-from pitch.server.routes.records import _items
+from pitch.server.api.records import _items
 from pitch.store import GameSummary
 
 NOW = datetime(2026, 12, 5, tzinfo=UTC)

@@ -7,8 +7,8 @@ import random
 from datetime import UTC, datetime
 
 from pitch.engine import BID, DEAL, OVER, GameState, Rules
-from pitch.server.live import LiveTable, Seat
-from pitch.server.schemas import TableOptions
+from pitch.server.kernel.schemas import TableOptions
+from pitch.server.tables.live import LiveTable, Seat
 from pitch.store import EventRow, StoredTable
 from pitch.store.repo import SeatRow
 

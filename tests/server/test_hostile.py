@@ -848,7 +848,7 @@ def test_two_servers_cannot_be_one_instance(make_server: Any, db_kind: str, tmp_
 
 
 def test_the_connection_count_forgets_closed_sockets() -> None:
-    from pitch.server.guard import ConnectionLimits
+    from pitch.server.api.guard import ConnectionLimits
 
     class T:
         def __init__(self) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pitch.server.schemas import CreateTable
+from pitch.server.kernel.schemas import CreateTable
 from tests.support.databases import DBS, db_url
 from tests.support.tables import service, started_table
 

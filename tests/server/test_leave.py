@@ -329,7 +329,7 @@ def test_a_checked_record_keeps_who_resigned_only_as_a_seat() -> None:
 
     from pitch.bots import make_bot, play_game
     from pitch.engine import Rules, game_record
-    from pitch.server.records_check import checked_record
+    from pitch.server.records.check import checked_record
 
     bots = [make_bot("random", rng=rnd.Random(i)) for i in range(3)]
     stopped = game_record(play_game(Rules(players=3), bots, rnd.Random(1), max_hands=2).state)

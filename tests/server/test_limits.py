@@ -1,10 +1,10 @@
-"""Per-client rates (``pitch.server.limits``): an IPv6 client is counted by its /64,
+"""Per-client rates (``pitch.server.kernel.limits``): an IPv6 client is counted by its /64,
 and by its /56 and /48 with larger budgets (issue 43 part 3: 60 /64s of one /48 made
 120 of a server's 120 tables). The same through a real server: test_table_cap.py."""
 
 from __future__ import annotations
 
-from pitch.server.limits import KeyedBuckets, client_networks
+from pitch.server.kernel.limits import KeyedBuckets, client_networks
 
 
 def test_ipv6_clients_are_counted_by_their_56_and_48_too() -> None:

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from pitch.engine import PlayerView
-from pitch.server.bots import fallback
-from pitch.server.live import LiveTable
-from pitch.server.play import NotStored
-from pitch.server.service import ServiceError, TableService
+from pitch.server.botplay.workers import fallback
+from pitch.server.tables.live import LiveTable
+from pitch.server.tables.play import NotStored
+from pitch.server.wiring import ServiceError, TableService
 from pitch.store import Append, Database
 from pitch.store.ownership import Ownership
 from tests.support.databases import DBS, db_url
@@ -117,7 +117,7 @@ async def _bot_move_not_stored(db: str) -> None:
     a = service(db, "a")  # a long lease: only the blocks below make it fail
     await a.start()
     try:
-        from pitch.server.schemas import CreateTable
+        from pitch.server.kernel.schemas import CreateTable
 
         body = CreateTable(
             rules={"players": 2},
@@ -225,7 +225,7 @@ class _FailsOnce:
 async def _quick_table(a: TableService) -> LiveTable:
     """A new quick-play table (2 seats, to 21) with Ann in seat 0, a bot in seat 1,
     whose arrivals fail once (:class:`_FailsOnce`)."""
-    from pitch.server.schemas import QuickPlay
+    from pitch.server.kernel.schemas import QuickPlay
 
     tid = await a.quick.table(QuickPlay(rules={"players": 2, "target": 21}), "client")
     await a.quick.seat(tid, "ann")
@@ -240,7 +240,7 @@ async def _stored_though_it_failed(db: str, who: str) -> None:
     after the commit): the table is rebuilt from the store, with the move, and goes on
     from it: the next bot moves (before, nobody planned it and the table stood still)."""
     async with _running(db) as a:
-        from pitch.server.schemas import CreateTable
+        from pitch.server.kernel.schemas import CreateTable
 
         bot = {"kind": "bot", "bot": "random"}
         body = CreateTable(
@@ -342,7 +342,7 @@ async def _database_away(db: str) -> None:
     """The database is away: a player's move cannot be stored, nor the table read back.
     The player is told `server_busy` and the table stays as stored (before, the error
     left the socket's loop and the player was cut off)."""
-    from pitch.server.protocol import Act
+    from pitch.server.tables.protocol import Act
 
     async with _running(db) as a:
         tid = await started_table(a)
@@ -393,7 +393,7 @@ async def _let_go_plans_nothing(db: str) -> None:
     """A table this process let go (its lease lost, or handed over) gets no more
     timers, whoever asks: a commit that lands just after, a socket joining late.
     Another process, or a later load here, plays it (before, both could)."""
-    from pitch.server.schemas import CreateTable
+    from pitch.server.kernel.schemas import CreateTable
 
     async with _running(db) as a:
         body = CreateTable(
@@ -445,7 +445,7 @@ async def _gone_meanwhile(db: str) -> None:
     """A bot's move cannot be stored because the table is gone from the store (its
     last player left and it was deleted): the table is let go, not tried again every
     second for ever (a bot decision each time)."""
-    from pitch.server.schemas import CreateTable
+    from pitch.server.kernel.schemas import CreateTable
 
     async with _running(db) as a:
         body = CreateTable(
@@ -491,10 +491,10 @@ async def _claim_answer_lost(db: str) -> None:
     connection drops after the commit). The claimant is told to try again (503), and
     the table is read back from the store on its next use, with its game under way
     (before, memory said it was still waiting for a player: it never started)."""
-    from pitch.server.errors import ServiceError
+    from pitch.server.kernel.errors import ServiceError
 
     async with _running(db) as a:
-        from pitch.server.schemas import CreateTable
+        from pitch.server.kernel.schemas import CreateTable
 
         t = await a.lifecycle.create(CreateTable(rules={"players": 2}), "client")
         await a.seats.claim(t.id, 0, "ann")
@@ -518,8 +518,8 @@ async def _chat_answer_lost(db: str) -> None:
     (before, its number was used again and every later line failed)."""
     import json
 
-    from pitch.server.live import Conn
-    from pitch.server.protocol import Chat
+    from pitch.server.tables.live import Conn
+    from pitch.server.tables.protocol import Chat
 
     async with _running(db) as a:
         tid = await started_table(a)

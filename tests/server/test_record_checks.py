@@ -17,8 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from pitch.server.errors import ServiceError
-from pitch.server.records_check import RecordChecks, hands_of_body
+from pitch.server.kernel.errors import ServiceError
+from pitch.server.records.check import RecordChecks, hands_of_body
 from tests.server.helpers import ServerProcess, create_table
 from tests.support.databases import db_url
 from tests.support.records import long_record, verify_body

@@ -1,4 +1,4 @@
-"""The light stand-ins ``pitch.server.sockets`` gives uvicorn's WebSocket protocol for
+"""The light stand-ins ``pitch.server.realtime.sockets`` gives uvicorn's WebSocket protocol for
 its ``asyncio.Queue`` and ``asyncio.Event`` (an idle socket's memory, issue 43): they
 must behave as those do where the protocol uses them."""
 
@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from pitch.server.sockets import _Inbox, _Writable
+from pitch.server.realtime.sockets import _Inbox, _Writable
 
 
 def test_the_inbox_keeps_order_and_loses_nothing_to_a_cancelled_get() -> None:

@@ -280,7 +280,7 @@ def test_a_client_that_never_reads_is_reset_and_the_table_goes_on(make_server: A
 
 
 def test_the_socket_cap_is_what_the_limit_leaves_after_the_reserve() -> None:
-    from pitch.server.sockets import request_reserve, socket_cap
+    from pitch.server.realtime.sockets import request_reserve, socket_cap
 
     # 64 for the process, 12 for the database, 4 a bot worker, 1024 // 16 for requests.
     assert request_reserve(1024) == 64

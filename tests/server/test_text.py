@@ -1,4 +1,4 @@
-"""The one rule for free text from clients (pitch.server.text): names and chat lines
+"""The one rule for free text from clients (pitch.server.kernel.text): names and chat lines
 normalised, invisible and text-direction characters refused but inside emoji, no
 look-alike of a bot's or another player's name, no zalgo, a length in characters
 that a reader counts (issue 43)."""
@@ -11,8 +11,7 @@ import unicodedata
 
 import pytest
 
-from pitch.server.chat import MAX_TEXT, clean_line
-from pitch.server.text import (
+from pitch.server.kernel.text import (
     NAME_LIMIT,
     TextRefused,
     bot_like,
@@ -23,6 +22,7 @@ from pitch.server.text import (
     same_name,
     skeleton,
 )
+from pitch.server.tables.chat import MAX_TEXT, clean_line
 
 EMOJI = [
     "👩🏽\u200d🚀 Ann",  # a ZWJ sequence with a skin tone
@@ -183,7 +183,8 @@ def test_names_in_records_follow_the_rule_cut_to_fit() -> None:
 def test_the_rule_is_imported_without_the_web_framework() -> None:
     # Account names (and anything else outside the web server) use the same rule.
     code = (
-        "import sys, pitch.server.text; print(sorted({'fastapi', 'starlette'} & set(sys.modules)))"
+        "import sys, pitch.server.kernel.text; "
+        "print(sorted({'fastapi', 'starlette'} & set(sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out

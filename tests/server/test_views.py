@@ -7,7 +7,7 @@ import random
 
 from pitch.engine import BID, CHANCE, GameState, Refusal, Rules, card_str, parse_card
 from pitch.engine.refusals import AUCTION_NOT_OVER, FOLLOW_SUIT, KEYS, NOT_IN_HAND
-from pitch.server.view_json import StateTexts, refusal_json, view_json
+from pitch.server.tables.view_json import StateTexts, refusal_json, view_json
 
 
 def test_state_texts_match_the_engine_views() -> None:
@@ -116,8 +116,8 @@ def _finished_game(rules: Rules, seed: int) -> GameState:
 def test_the_hand_that_ends_the_game_says_why() -> None:
     from pitch.engine import game_record
     from pitch.engine.rules import END_TEXTS
-    from pitch.server.records_check import checked_record
-    from pitch.server.view_json import game_end_json, public_json
+    from pitch.server.records.check import checked_record
+    from pitch.server.tables.view_json import game_end_json, public_json
 
     s = _finished_game(Rules(players=3), 4)
     assert s.end_reason == "target"

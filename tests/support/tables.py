@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pitch.server.schemas import CreateTable
-from pitch.server.service import TableService
+from pitch.server.kernel.schemas import CreateTable
 from pitch.server.settings import Settings
+from pitch.server.wiring import TableService
 
 
 def ws_url(base: str, table: str) -> str:

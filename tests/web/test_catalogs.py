@@ -161,7 +161,7 @@ def _strings(lang: str, domain: str) -> list[tuple[str, str]]:
 def test_norwegian_says_robot_throughout(domain: str) -> None:
     # Issue 44: nb said "bot" in some strings and "robot" in others. "Robot": in
     # Norwegian "en bot" is a fine (a penalty), so "En bot spiller plassen din" misread.
-    # The bot names ("Robot {n}") are what pitch.server.text.bot_like matches.
+    # The bot names ("Robot {n}") are what pitch.server.kernel.text.bot_like matches.
     word = re.compile(r"\b[Bb]ot(en|er|ene|s|nivå\w*)?\b")
     mixed = [(m, s) for m, s in _strings("nb", domain) if word.search(s)]
     assert not mixed, mixed[:5]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from pitch.server.lifecycle import _ALPHABET, new_table_id
+from pitch.server.tables.lifecycle import _ALPHABET, new_table_id
 from tests.web.conftest import DATA, PHONE, STATIC, new_page, post_json, seat_in, shot, shots
 
 LOCALES = {"en": "en-US", "ru": "ru-RU"}
@@ -142,7 +142,7 @@ def test_an_unknown_code_is_said_without_the_body(browser: Any, server_url: str)
 
 
 def test_the_join_field_knows_the_servers_table_ids() -> None:
-    """lobby.js spells out the alphabet pitch.server.lifecycle makes table ids from."""
+    """lobby.js spells out the alphabet pitch.server.tables.lifecycle makes table ids from."""
     assert f"[{_ALPHABET}]{{10}}" in (STATIC / "js/lobby/lobby.js").read_text()
     assert len(new_table_id()) == 10
 

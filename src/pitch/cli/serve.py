@@ -82,11 +82,11 @@ def serve(
         raise typer.Exit(2) from None
     from sqlalchemy.exc import ArgumentError, OperationalError
 
-    from pitch.server.bots import QUICK_WORKERS
-    from pitch.server.guard import ConnectionLimits, guarded_http
-    from pitch.server.protocol import MAX_MESSAGE_BYTES
+    from pitch.server.api.guard import ConnectionLimits, guarded_http
+    from pitch.server.botplay.workers import QUICK_WORKERS
+    from pitch.server.realtime.sockets import guarded_ws, raise_nofile, request_reserve, socket_cap
     from pitch.server.settings import SettingsError
-    from pitch.server.sockets import guarded_ws, raise_nofile, request_reserve, socket_cap
+    from pitch.server.tables.protocol import MAX_MESSAGE_BYTES
     from pitch.store import InstanceTaken
 
     rules = rules_from_options(4, False, 7, None, rule)

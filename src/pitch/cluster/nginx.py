@@ -11,7 +11,7 @@ from pathlib import Path
 TEMPLATE = Path(__file__).parent / "nginx.conf.template"
 
 MAX_BODY = 64 * 1024
-"""The app's body limit (``pitch.server.guard.Guard``): nginx refuses a larger body
+"""The app's body limit (``pitch.server.api.guard.Guard``): nginx refuses a larger body
 itself, before buffering it (tests/cluster/test_health.py holds the two equal)."""
 RECORDS_BODY = 2 * 1024 * 1024
 """The same for ``/api/records/verify`` (``pitch.server.app.MAX_RECORDS_BODY``)."""

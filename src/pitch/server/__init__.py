@@ -16,7 +16,7 @@ __all__ = ["Settings", "create_app"]
 
 
 def __getattr__(name: str) -> object:
-    # Imported when asked for, so that the parts without FastAPI (pitch.server.text,
+    # Imported when asked for, so that the parts without FastAPI (pitch.server.kernel.text,
     # which account names use too) are imported without it.
     if name == "create_app":
         from pitch.server.app import create_app

@@ -1,6 +1,6 @@
 """The FastAPI app: HTTP API (OpenAPI at ``/docs``), the table socket, static files.
 
-The routes are in :mod:`pitch.server.routes`, one router per domain; here are the
+The routes are in :mod:`pitch.server.api`, one router per domain; here are the
 settings, the service's lifespan, the middleware and the error handlers.
 """
 
@@ -20,14 +20,14 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
-from pitch.server.errors import ServiceError
-from pitch.server.guard import ForwardedFor, Guard
-from pitch.server.records_check import RecordChecks
-from pitch.server.routes import ROUTERS
-from pitch.server.routes.deps import Limits
-from pitch.server.routes.pages import STATIC
-from pitch.server.service import TableService
+from pitch.server.api import ROUTERS
+from pitch.server.api.deps import Limits
+from pitch.server.api.guard import ForwardedFor, Guard
+from pitch.server.api.pages import STATIC
+from pitch.server.kernel.errors import ServiceError
+from pitch.server.records.check import RecordChecks
 from pitch.server.settings import Settings
+from pitch.server.wiring import TableService
 
 SWAGGER_UI = Path(fastapi_offline.__file__).parent / "static"
 MAX_RECORDS_BODY = 2 * 1024 * 1024
@@ -93,7 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Tables for Pitch (Auction Pitch, Setback). "
         "The WebSocket protocol is described in docs/server.md.",
         lifespan=lifespan,
-        docs_url=None,  # our own /docs page (routes/pages.py): Swagger UI, no CDN
+        docs_url=None,  # our own /docs page (api/pages.py): Swagger UI, no CDN
         redoc_url=None,
         exception_handlers={
             ServiceError: _service_error,

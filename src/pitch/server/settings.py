@@ -164,7 +164,7 @@ class Settings:
     0.15 ms a hand, and a 2 MiB body can hold 3,000 of them."""
     record_check_workers: int = field(default_factory=lambda: _env("record_check_workers", 2))
     """Processes that check records, each one request at a time; four times as many
-    requests may wait for one (``pitch.server.records_check.RecordChecks``)."""
+    requests may wait for one (``pitch.server.records.check.RecordChecks``)."""
     reads_per_minute: float = field(default_factory=lambda: _env("reads_per_minute", 300.0))
     """Reads of tables and game lists per client address (``GET /api/tables/{id}``,
     its ``/state``, ``/hands`` and ``/record``; the game lists): a table not in memory
@@ -186,7 +186,7 @@ class Settings:
     """Tables with no one connected (and no bot to move) leave memory after this long."""
     max_sockets: int = field(default_factory=lambda: _env("max_sockets", 0))
     """WebSockets this process holds at once (0: as many as its open-files limit
-    leaves room for, ``pitch.server.sockets``); ``pitch serve`` refuses more than that."""
+    leaves room for, ``pitch.server.realtime.sockets``); ``pitch serve`` refuses more than that."""
     spectator_idle_seconds: float = field(
         default_factory=lambda: _env("spectator_idle_seconds", 900.0)
     )

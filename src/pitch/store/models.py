@@ -80,7 +80,7 @@ class ChatModel(Base):
     """The seat that wrote it (``None``: a spectator)."""
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
     phrase: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    """A quick phrase's index (``pitch.server.chat.PHRASES``), or ``None`` for text."""
+    """A quick phrase's index (``pitch.server.tables.chat.PHRASES``), or ``None`` for text."""
     text: Mapped[str | None] = mapped_column(Text, nullable=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 

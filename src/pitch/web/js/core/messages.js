@@ -41,7 +41,7 @@ function unknownError(code) {
   return t("Something went wrong ({code}).", { code: shown });
 }
 
-/** Why a name or a chat line breaks the text rule (`reason`: pitch.server.text.REASONS). */
+/** Why a name or a chat line breaks the text rule (`reason`: pitch.server.kernel.text.REASONS). */
 function textRefused(what, extra) {
   const limit = Number.isInteger(extra.limit) ? extra.limit : null;
   const name = what === "name";

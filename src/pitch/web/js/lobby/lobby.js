@@ -26,7 +26,7 @@ let form = {
   seats: null,
 };
 
-/** A table id as the server makes them (pitch.server.lifecycle: ten characters of this
+/** A table id as the server makes them (pitch.server.tables.lifecycle: ten characters of this
  *  alphabet, no 0/o, 1/l/i; tests/web/test_refusal_words.py keeps the two the same). */
 const TABLE_ID = /^[23456789abcdefghjkmnpqrstuvwxyz]{10}$/;
 

@@ -28,7 +28,7 @@ export class VerifyError extends Error {
   }
 }
 
-/** Games one check may hold (the server's limit, src/pitch/server/records_check.py). */
+/** Games one check may hold (the server's limit, src/pitch/server/records/check.py). */
 export const MAX_GAMES = 100;
 const MAX_NAME = 64;
 const MAX_MESSAGE = 300;

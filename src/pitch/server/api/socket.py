@@ -1,0 +1,160 @@
+"""The table socket: admission per client, then one connection's message loop."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from pitch.server.api.deps import (
+    Limit,
+    get_client,
+    get_networks,
+    get_service,
+    get_site,
+    read_limit,
+)
+from pitch.server.kernel.errors import ServiceError
+from pitch.server.realtime.sockets import MAX_UNSENT, WIRE
+from pitch.server.tables.live import Conn, LiveTable
+from pitch.server.tables.protocol import Auth, Spectate, error, parse_client_message
+from pitch.server.wiring import TableService
+
+router = APIRouter()
+
+
+async def table_socket(ws: WebSocket) -> None:
+    # A plain Starlette route, its few dependencies called here: FastAPI's dependency
+    # machinery (three exit stacks and their frames) would live as long as the socket,
+    # 4 KiB an idle one (docs/benchmarks.md, "Idle sockets").
+    table_id = str(ws.path_params["table_id"])
+    svc, who = get_service(ws), get_client(ws)
+    reads = read_limit(ws, get_networks(ws))
+    site = get_site(ws)
+    if not svc.conns.admit(who):
+        await ws.close(1013, "too many connections from your address")
+        return
+    try:
+        await _serve(ws, table_id, svc, who, site, reads)
+    finally:
+        svc.conns.release(who)
+
+
+router.add_websocket_route("/ws/tables/{table_id}", table_socket)
+
+
+async def _serve(
+    ws: WebSocket, table_id: str, svc: TableService, who: str, site: str, reads: Limit
+) -> None:
+    settings = svc.settings
+    await ws.accept()
+    try:
+        # Opening a table reads it (from the store, if it is not in memory), like a GET:
+        # the same allowance, so guessed ids and reconnect loops are bounded too.
+        reads.take()
+    except ServiceError:
+        await ws.send_json(error("too_many_requests"))
+        await ws.close(1013)
+        return
+    try:
+        t = await svc.lifecycle.find(table_id[:33], live=True)
+    except ServiceError as e:
+        refusal, code = _not_found(e)
+        await ws.send_json(refusal)
+        await ws.close(code)
+        return
+    conn = Conn(
+        ws,
+        rate=settings.ws_messages_per_second,
+        burst=settings.ws_burst,
+        queue=settings.send_queue,
+        client=who,
+        site=site,
+        wire=ws.scope.get("extensions", {}).get(WIRE),
+        max_unsent=MAX_UNSENT,
+        slow_seconds=settings.slow_reader_seconds,
+    )
+    writer = asyncio.create_task(conn.writer())
+    try:
+        while not conn.closed:
+            if conn.seat is None and not conn.spectator:
+                # A socket must say who it is soon, or it gives up its slot.
+                try:
+                    msg = await asyncio.wait_for(ws.receive(), settings.auth_timeout)
+                except TimeoutError:
+                    break
+            elif conn.spectator and conn.waiting is None:
+                watched = await _watch(ws, t, settings.spectator_idle_seconds)
+                if watched is None:
+                    break  # a forgotten spectator: its descriptor is worth more
+                msg = watched
+                del watched
+            else:
+                msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                break
+            # In a call of its own, so that the message and what it was parsed into
+            # are not kept while the socket waits for the next (an idle socket's life).
+            found = await _handle(msg, conn, t, svc)
+            del msg
+            if found is None:
+                break
+            t = found
+            if conn.strikes >= settings.ws_max_strikes:
+                conn.close()
+    except WebSocketDisconnect:
+        pass
+    finally:
+        svc.conns.leave(t, conn)
+        conn.close()
+        await writer
+
+
+async def _handle(msg: Any, conn: Conn, t: LiveTable, svc: TableService) -> LiveTable | None:
+    """Answer one message: the table the socket is at now, or ``None`` to close it."""
+    text = msg.get("text")
+    if not conn.bucket.take():
+        conn.strikes += 1
+        conn.send(error("rate_limited"))
+    elif text is None:
+        conn.strikes += 1
+        conn.send(error("bad_json", "binary frames are not accepted"))
+    else:
+        parsed = parse_client_message(text)
+        if isinstance(parsed, dict):
+            conn.strikes += 1
+            conn.send(parsed)
+        else:
+            if isinstance(parsed, Auth | Spectate) and svc.tables.get(t.id) is not t:
+                # The table left memory while this socket had not said who it is
+                # (it counted for nobody): join the live table, not that copy.
+                try:
+                    t = await svc.lifecycle.find(t.id, live=True)
+                except ServiceError as e:
+                    conn.send(_not_found(e)[0])
+                    return None
+            await svc.conns.handle(t, conn, parsed)
+    return t
+
+
+async def _watch(ws: WebSocket, t: LiveTable, idle: float) -> dict[str, Any] | None:
+    """A spectator's next message, or ``None`` once neither it sent anything nor its
+    table changed for ``idle`` seconds (someone watching a game in play is never idle)."""
+    heard = time.monotonic()
+    while True:
+        quiet = time.monotonic() - max(heard, t.changed)
+        if quiet >= idle:
+            return None
+        try:
+            return dict(await asyncio.wait_for(ws.receive(), idle - quiet))
+        except TimeoutError:
+            pass
+
+
+def _not_found(e: ServiceError) -> tuple[dict[str, object], int]:
+    """The message and close code for a socket whose table cannot be live here."""
+    if e.status == 503:  # full, or the table is on its way here: come back
+        return error("server_busy", e.detail), 1013
+    return error("no_table"), 4404

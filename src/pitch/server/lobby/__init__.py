@@ -1,0 +1,1 @@
+"""Quick play: seating a stranger at a table that wants one."""

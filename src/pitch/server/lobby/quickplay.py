@@ -1,0 +1,174 @@
+"""Quick play: one button seats a player at a game with the rules they picked.
+
+``POST /api/quickplay`` looks in the store for an active quick-play table with those
+rules and a bot seat of the chosen level that nobody has claimed (any process's
+table: :class:`pitch.store.OpenSeats` reads the database), a game nobody has bid in
+first, then one between hands, then one in mid-hand, and names it. The player
+claims it with ``POST /api/tables/{id}/quickseat`` (which a proxy routes to the process
+serving the table, as every table path; a 409 there means someone was quicker: ask
+again, avoiding that table). The bot plays on until the hand in play ends (a hand is
+never taken over half played, so nobody inherits a bid they did not make), then the
+seat is theirs. Before the first bid of a hand the seat is theirs at once. With no such
+table, it starts one: seat 1 left for the player, bots of the chosen level in the
+others, open to the next strangers.
+
+Quick-play tables are for strangers, so they carry the options that keep a table
+going without anyone's goodwill: a turn timer, a stand-in for players who go away,
+and quick phrases only in the chat.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+
+from pitch.bots.registry import levels
+from pitch.engine import BID, Rules
+from pitch.server.kernel.errors import ServiceError
+from pitch.server.kernel.events import Bus
+from pitch.server.kernel.schemas import CreateTable, Joined, QuickPlay, TableOptions, check_bot_spec
+from pitch.server.kernel.text import NAME_LIMIT, distinct_name
+from pitch.server.realtime.connections import welcome
+from pitch.server.tables.events import HandDealt, TableChanged
+from pitch.server.tables.fanout import broadcast
+from pitch.server.tables.lifecycle import Lifecycle, build_rules
+from pitch.server.tables.live import LiveTable, Seat, hash_token, is_open, names_at
+from pitch.server.tables.seats import SeatClaims, checked_name
+from pitch.server.tables.store import RunDb
+from pitch.store import OpenSeats, StaleWrite, TableRepo
+
+log = logging.getLogger("pitch.server")
+
+TURN_SECONDS = 60.0
+"""Quick-play turn timer: a stranger who dawdles is played for, one move at a time."""
+GRACE_SECONDS = 30.0
+"""A stranger gone this long is played for by the stand-in until back."""
+
+
+def quick_options(spec: str, bot_delay: float) -> TableOptions:
+    return TableOptions(
+        quick=True,
+        bot_delay=bot_delay,
+        turn_seconds=TURN_SECONDS,
+        grace_seconds=GRACE_SECONDS,
+        substitute=spec,
+        chat="phrases",
+    )
+
+
+class QuickSeats:
+    def __init__(
+        self,
+        repo: TableRepo,
+        run_db: RunDb,
+        lifecycle: Lifecycle,
+        seats: SeatClaims,
+        bus: Bus,
+        *,
+        rules: Rules,
+        bot_delay: float,
+    ) -> None:
+        self.store = OpenSeats(repo)
+        self.run_db = run_db
+        self.lifecycle = lifecycle
+        self.seats = seats
+        self.bus = bus
+        self.rules = rules
+        self.bot_delay = bot_delay
+        quick_options("random", self.bot_delay)  # a bad PITCH_QUICK_BOT_DELAY stops start-up
+
+    async def table(self, req: QuickPlay, creator: str) -> str:
+        """The quick-play table for ``req``: an active one with an open seat, or a new
+        one (seat 1 free for the asker, bots in the others). Nothing is claimed here:
+        the player takes the seat with :meth:`seat`, at the process that serves the
+        table (behind the proxy, ``/api/tables/{id}/...`` goes there)."""
+        rules = build_rules(CreateTable(preset=req.preset, rules=req.rules), self.rules)
+        spec = check_bot_spec(next(lv.spec for lv in levels() if lv.level == req.level))
+        found = await self.run_db(
+            self.store.find, rules.to_dict(), spec, avoid=set(req.avoid), limit=1
+        )
+        if found:
+            return found[0]
+        seats = [Seat.fresh("human", None)] + [
+            Seat.fresh("bot", spec) for _ in range(rules.players - 1)
+        ]
+        t = await self.lifecycle.create_table(
+            rules, quick_options(spec, self.bot_delay), seats, creator
+        )
+        return t.id
+
+    async def seat(
+        self, table_id: str, name: str, *, prefer: int | None = None
+    ) -> tuple[int, str, Joined]:
+        """Seat ``name`` at a quick-play table: its free human seat (a table quick play
+        just made), else open bot seat ``prefer`` (a player's own seat at a rematch)
+        if it is open, else the first open bot seat. Answer: seat, token, and where in
+        the game (``mid-hand``: a bot plays the seat until the hand in play ends)."""
+        t = await self.lifecycle.find(table_id, live=True)
+        if not t.options.quick:
+            raise ServiceError(409, "this table is not open to quick play", "not_quick")
+        free = next((i for i, s in enumerate(t.seats) if s.kind == "human" and not s.claimed), None)
+        if free is not None:  # the claim checks the name, as any claim does
+            return free, await self.seats.claim(table_id, free, name, renumber=True), "new"
+        name = checked_name(name)
+        async with t.lock:
+            open_seats = [i for i, s in enumerate(t.seats) if is_open(t, s)]
+            seat = prefer if prefer in open_seats else next(iter(open_seats), None)
+            if seat is None or t.status != "playing":
+                raise ServiceError(409, "no open seat at this table", "no_open_seat")
+            # A stranger did not choose the table: a name taken there gets a number.
+            name = distinct_name(name, names_at(t, seat), NAME_LIMIT)
+            token = secrets.token_urlsafe(32)
+            th = hash_token(token)
+            try:
+                await self.lifecycle.write_seats(
+                    t, self.store.take, t.id, seat, name=name, token_hash=th
+                )
+            except StaleWrite:
+                raise ServiceError(409, f"seat {seat} is taken", "seat_taken", seat=seat) from None
+            s = t.seats[seat]
+            s.name, s.token_hash = name, th
+            joined: Joined = "mid-hand"
+            if between_hands(t):
+                assert t.state is not None
+                joined = "between" if t.state.history else "fresh"
+                await self.arrive(t)
+            if s.pending:  # mid-hand, or the store failed it: the bot plays on, they watch
+                joined = "mid-hand"
+            broadcast(t)
+            return seat, token, joined
+
+    async def arrive(self, t: LiveTable) -> None:
+        """Between hands, under ``t.lock``: claimed bot seats become their claimants'.
+        The bot's spec stays on the seat for the record (``Bot 2 (club), then Ann``)."""
+        for i, s in enumerate(t.seats):
+            if not s.pending:
+                continue
+            try:
+                await self.run_db(self.store.arrive, t.id, i)
+            except StaleWrite:  # the table went to another process: it seats them later
+                return
+            except Exception:  # the database failed: the bot plays on, they sit down
+                log.exception("could not seat an arrival at table %s", t.id)  # next deal
+                break
+            s.kind = "human"
+            s.away_since = time.monotonic()
+            for c in [c for c in t.spectators if c.waiting == i]:
+                t.spectators.discard(c)
+                c.spectator, c.waiting, c.seat = False, None, i
+                s.conns.add(c)
+                s.away_since = None
+                c.send(welcome(t, i))
+        await self.bus.publish(TableChanged(t))
+
+    async def hand_dealt(self, e: HandDealt) -> None:
+        """A new hand: strangers waiting for a bot's seat take it (:meth:`arrive`)."""
+        if any(x.pending for x in e.table.seats):
+            await self.arrive(e.table)
+
+
+def between_hands(t: LiveTable) -> bool:
+    """Nobody has bid yet in the hand in play (its cards are dealt, nothing decided)."""
+    st = t.state
+    return st is not None and st.phase == BID and not st.bids

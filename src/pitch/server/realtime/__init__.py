@@ -1,0 +1,2 @@
+"""The table socket: its connections (admission, chat, hints) and the process's
+socket budget."""

@@ -1,0 +1,1 @@
+"""Checking game records (in worker processes)."""
