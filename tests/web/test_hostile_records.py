@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from pitch.server.records_check import checked_record
+from pitch.server.records.check import checked_record
 from tests.web.conftest import DATA, new_page, shot
 
 X_IMG = '"><img src=x onerror=window.__pwned=1>'
