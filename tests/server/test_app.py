@@ -188,7 +188,11 @@ def test_rule_options_are_the_engine_table_and_requests_are_checked_by_it(
         "label": "The dealer may steal the bid by bidding the same",
         "help": "The dealer may take the contract by equalling the high bid.",
         "house": True,
+        "only_with": {},
     }
+    # R1.2: the form offers partnerships only with 4 players, as the engine says.
+    teams = next(o for o in got if o["key"] == "partnerships")
+    assert teams["only_with"] == {"players": 4}
     r = client.post("/api/tables", json={"rules": {"players": 2, "min_bid": 2}})
     assert r.status_code == 201 and r.json()["rules"]["min_bid"] == 2
     for bad, says in [

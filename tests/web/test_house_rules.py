@@ -105,3 +105,24 @@ def test_the_last_summary_says_won_by_smudge(browser: Any, server_url: str, tmp_
         assert page.evaluate("() => [...window.pitchI18n.missing]") == []
         assert page.js_errors == []
         page.context.close()
+
+
+def test_the_partnership_box_follows_the_engines_only_with(browser: Any, server_url: str) -> None:
+    # R1.2: the form offers partnerships only where the option's `only_with` (4 players)
+    # holds, and forgets a ticked box when the players change; the page counts nothing.
+    page = new_page(browser, locale="en-GB")
+    page.goto(server_url + "/")
+    players = page.locator("select[name=players]").first
+    box = page.locator("input[name=partnerships]")
+    expect(players).to_have_value("4")
+    expect(box).to_be_enabled()
+    box.check()
+    players.select_option("5")
+    expect(box).to_be_disabled()
+    expect(box).not_to_be_checked()
+    players.select_option("4")
+    expect(box).to_be_enabled()
+    expect(box).not_to_be_checked()
+    players.select_option("3")
+    expect(box).to_be_disabled()
+    page.context.close()

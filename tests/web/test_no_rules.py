@@ -23,6 +23,8 @@ DERIVATIONS = {
     # `g.legal.includes("bid 4")` (R3.4): the state's `pitch` says it
     "pitching from a bid of 4": re.compile(r"""["'`]bid 4["'`]"""),
     # `r.delta?.[side] ?? (r.made ? r.bid : -r.bid)` (R5.6, R5.7): the engine's delta
+    # `form.players === 4 && form.partnerships` (R1.2): the option's `only_with` says it
+    "the partnership game's size": re.compile(r"players\s*[!=]==?\s*4\b"),
     "a made or set-back bid's points": re.compile(
         r"\?\?\s*\(?\s*-?\s*\w+\.bid\b|made\s*\?\s*-?\w+\.bid\b"
     ),
@@ -64,6 +66,8 @@ def test_no_rule_is_worked_out_in_javascript(what: str) -> None:
             "const p = r.delta?.[side] ?? (r.made ? r.bid : -r.bid);",
         ),
         ("a made or set-back bid's points", "n: r.delta?.[mine] ?? -r.bid"),
+        ("the partnership game's size", "partnerships: form.players === 4 && form.partnerships,"),
+        ("the partnership game's size", "if (form.players !== 4) form.partnerships = false;"),
     ],
 )
 def test_the_patterns_find_what_the_client_did(what: str, line: str) -> None:

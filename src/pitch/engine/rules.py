@@ -49,6 +49,12 @@ class Option:
     refusal: str = ""
     """The refusal of a value out of range, after the rule id (``{value}``: the value);
     empty: ``KEY must be SPAN, not VALUE.``"""
+    only_with: tuple[tuple[str, Value], ...] = ()
+    """Other options' values without which this one keeps its default (R1.2: the
+    partnership game only with 4 players); the lobby's form reads it too."""
+    only_with_refusal: str = ""
+    """The refusal when :attr:`only_with` does not hold, after the rule id (``{value}``:
+    the other option's value)."""
 
     @property
     def kind(self) -> str:
@@ -112,6 +118,7 @@ class Option:
             "label": self.label,
             "help": self.help,
             "house": self.house,
+            "only_with": dict(self.only_with),
         }
 
 
@@ -133,7 +140,8 @@ OPTIONS: Final[tuple[Option, ...]] = (
     Option(
         "partnerships", "R1.2", False, N_("Partnerships (seats 1 + 3 against 2 + 4)"),
         N_("Two teams of two, partners sitting opposite (4 players only)."),
-        choices=(False, True),
+        choices=(False, True), only_with=(("players", 4),),
+        only_with_refusal="the partnership game needs exactly 4 players, not {value}.",
     ),
     Option(
         "low_to", "R5.2", "captor",
@@ -281,10 +289,12 @@ class Rules:
     def __post_init__(self) -> None:
         for opt in OPTIONS:
             opt.check(getattr(self, opt.key))
-        if self.partnerships and self.players != 4:
-            raise RulesError(
-                f"R1.2: the partnership game needs exactly 4 players, not {self.players}."
-            )
+        for opt in OPTIONS:
+            if getattr(self, opt.key) == opt.default:
+                continue
+            for key, want in opt.only_with:
+                if (value := getattr(self, key)) != want:
+                    raise RulesError(f"{opt.rule}: " + opt.only_with_refusal.format(value=value))
 
     @property
     def num_sides(self) -> int:

@@ -11,7 +11,8 @@ import * as settings from "../core/settings.js";
 
 let root = null;
 let levels = [["beginner", "beginner"]];
-let houseRules = []; // the server's table options (GET /api/rules/options) that are house rules
+let options = []; // the server's table options (GET /api/rules/options), the engine's list
+let houseRules = []; // those of them that are house rules
 let form = {
   players: 4,
   partnerships: false,
@@ -161,7 +162,7 @@ function draw() {
           type: "checkbox",
           name: "partnerships",
           checked: form.partnerships,
-          disabled: form.players !== 4,
+          disabled: !allowed("partnerships"),
           onchange: (e) => (form.partnerships = e.target.checked),
         }),
         t("Partnerships (seats 1 + 3 against 2 + 4)"),
@@ -306,7 +307,7 @@ function tableOptions() {
 function formRules() {
   return {
     players: form.players,
-    partnerships: form.players === 4 && form.partnerships,
+    partnerships: form.partnerships && allowed("partnerships"),
     target: form.target,
     ...form.rules,
   };
@@ -318,10 +319,22 @@ async function loadHouseRules() {
   try {
     const got = await api.ruleOptions();
     const ok = (o) => typeof o?.key === "string" && typeof o?.label === "string" && Array.isArray(o?.choices);
-    houseRules = Array.isArray(got) ? got.filter((o) => ok(o) && o.house && o.choices.length === 2) : [];
+    options = Array.isArray(got) ? got.filter(ok) : [];
   } catch {
-    houseRules = [];
+    options = [];
   }
+  houseRules = options.filter((o) => o.house && o.choices.length === 2);
+}
+
+/** Whether the form may set option `key` away from its default: the engine's
+ *  `only_with` (R1.2: partnerships only with 4 players) holds for the form's values.
+ *  An option the server did not describe is not offered. */
+function allowed(key) {
+  const o = options.find((x) => x.key === key);
+  if (!o) return false;
+  const now = { players: form.players, partnerships: form.partnerships, target: form.target, ...form.rules };
+  const needs = o.only_with && typeof o.only_with === "object" ? Object.entries(o.only_with) : [];
+  return needs.every(([k, v]) => now[k] === v);
 }
 
 /** One house rule as a checkbox: a yes/no option is checked when true, a choice of two
@@ -368,7 +381,8 @@ async function quickSeat(name) {
   }
 }
 
-/** The number of players (R1.1: 2 to 7); partnerships need exactly four (R1.2). */
+/** The number of players (R1.1: 2 to 7); what else that allows is the engine's
+ *  `only_with` (the partnerships box, R1.2). */
 function playersLabel(sel, name) {
   return h(
     "label",
@@ -376,7 +390,7 @@ function playersLabel(sel, name) {
     t("Players"),
     sel(name, [2, 3, 4, 5, 6, 7].map((n) => [n, String(n)]), form.players, (v) => {
       form.players = Number(v);
-      if (form.players !== 4) form.partnerships = false;
+      if (!allowed("partnerships")) form.partnerships = false;
       draw();
     }),
   );

@@ -179,7 +179,8 @@ function checkRules(r) {
   need(isObject(r), "rules");
   need(Number.isInteger(r.players) && r.players >= 2 && r.players <= 7, "rules.players");
   const partnerships = r.partnerships ?? false;
-  need(typeof partnerships === "boolean" && (!partnerships || r.players === 4), "rules.partnerships");
+  // Which seats form a side is the server's `sides` (checked below), not worked out here.
+  need(typeof partnerships === "boolean", "rules.partnerships");
   const target = r.target ?? 7;
   need(isInt(target), "rules.target");
   return { players: r.players, partnerships, target };
