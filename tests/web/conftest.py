@@ -112,7 +112,7 @@ def serving(tmp: Path, **env_extra: str) -> Iterator[str]:
     env["PITCH_HINT_BOT"] = "heuristic"  # quick: a search bot's 0.4 s a hint adds up
     env["PITCH_QUICK_BOT_DELAY"] = "0"
     # One client (127.0.0.1) plays every test's tables; the limits themselves are tested
-    # in tests/server (test_app.py, test_leave.py, test_hostile.py).
+    # in tests/server (test_app.py, tables/test_leave.py, test_hostile.py).
     env["PITCH_MAX_TABLES_PER_CLIENT"] = "1000"  # quick-play tables' bots, as "Instant" elsewhere
     env["PITCH_TABLES_OPEN_PER_CLIENT"] = "1000"
     env["PITCH_READS_PER_MINUTE"] = "1000000"

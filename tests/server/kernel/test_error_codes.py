@@ -14,8 +14,8 @@ from pitch.server.kernel.errors import HTTP_CODES
 from tests.server.inprocess import app_client, in_process_settings
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-SERVER = Path(__file__).resolve().parents[2] / "src/pitch/server"
-DOCS = Path(__file__).resolve().parents[2] / "docs/server.md"
+SERVER = Path(__file__).resolve().parents[3] / "src/pitch/server"
+DOCS = Path(__file__).resolve().parents[3] / "docs/server.md"
 
 
 def _refused(r: Any, status: int, code: str, **extra: Any) -> None:

@@ -15,7 +15,7 @@ from pitch.i18n import LANGUAGES
 from tests.server.inprocess import TestClient, app_client, in_process_settings
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 STATIC = ROOT / "src/pitch/web"
 
 

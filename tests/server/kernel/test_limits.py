@@ -1,6 +1,6 @@
 """Per-client rates (``pitch.server.kernel.limits``): an IPv6 client is counted by its /64,
 and by its /56 and /48 with larger budgets (issue 43 part 3: 60 /64s of one /48 made
-120 of a server's 120 tables). The same through a real server: test_table_cap.py."""
+120 of a server's 120 tables). The same through a real server: tables/test_table_cap.py."""
 
 from __future__ import annotations
 
