@@ -30,31 +30,17 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from pitch.bots.base import Bot
 from pitch.bots.external import ExternalBot
 from pitch.bots.heuristic import HeuristicBot
 from pitch.bots.runner import play_game
-from pitch.engine import PlayerView, Rules
+from pitch.engine import Rules
 
-
-class Timed(Bot):
-    """The external bot, each decision timed around the host's call."""
-
-    def __init__(self, inner: ExternalBot) -> None:
-        super().__init__(rng=random.Random(0))
-        self.inner = inner
-        self.seconds: list[float] = []
-
-    def act(self, view: PlayerView) -> int:
-        t0 = time.perf_counter()
-        action = self.inner.act(view)
-        self.seconds.append(time.perf_counter() - t0)
-        return action
-
-    def game_over(self, view: PlayerView) -> None:
-        self.inner.game_over(view)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.support.timed_bot import Timed
 
 
 def hogs(n: int) -> list[subprocess.Popen[bytes]]:

@@ -21,6 +21,7 @@ from pitch.bots.protocol import GameEvents, act_message, serve
 from pitch.bots.protocol.server import ANSWER_RESERVE
 from pitch.engine import GameState, PlayerView, Rules
 from tests.protocol.conftest import pitch_bot
+from tests.support.timed_bot import Timed
 from tests.support.timing import margin
 
 BUDGET = 0.4
@@ -41,31 +42,13 @@ def two_hogs() -> Iterator[None]:
             p.wait()
 
 
-class _Timed(Bot):
-    """``inner``'s decisions, each timed by the host's clock around the whole exchange."""
-
-    def __init__(self, inner: ExternalBot) -> None:
-        super().__init__(rng=random.Random(0))
-        self.inner = inner
-        self.seconds: list[float] = []
-
-    def act(self, view: PlayerView) -> int:
-        t0 = time.perf_counter()
-        action = self.inner.act(view)
-        self.seconds.append(time.perf_counter() - t0)
-        return action
-
-    def game_over(self, view: PlayerView) -> None:
-        self.inner.game_over(view)
-
-
 # ``master`` as shipped (its search ends long before the budget), and with more samples
 # than fit in it, so that every decision is stopped by the deadline.
 @pytest.mark.parametrize("spec", ["master", "master:samples=1000000"])
 @pytest.mark.usefixtures("two_hogs")
 def test_pitch_bot_answers_every_decision_within_its_budget(spec: str) -> None:
     ext = ExternalBot(command=pitch_bot(spec, 5), time=BUDGET, grace=5.0, startup=margin(60))
-    timed = _Timed(ext)
+    timed = Timed(ext)
     try:
         ext.warm_up()
         assert ext.ready  # it said so once warmed up, before its first decision
