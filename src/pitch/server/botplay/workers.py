@@ -153,12 +153,11 @@ QUICK_SECONDS = 0.25
 workers serve only such jobs."""
 
 
-def quick(spec: str, advise: bool = False) -> bool:
+def quick(spec: str) -> bool:
     """Whether a job of ``spec`` is quick (:data:`QUICK_SECONDS`). A hint is judged by
-    its bot like a move (``advise`` costs no more search): the strongest level's hint
+    its bot like a move (its figures cost no more search): the strongest level's hint
     is not quick, a heuristic hint is, and waits for no search (a fresh run of the web
     tests, whose hints are the heuristic's, had one wait over 15 s behind searches)."""
-    del advise
     try:
         parsed = parse_bot_spec(spec)
     except ValueError:
@@ -356,7 +355,7 @@ class BotPool:
         then killed) or answers an illegal action."""
         if self._closed:
             raise BotFailure("the server is shutting down")
-        w = await self._acquire(keys, quick(spec, advise))
+        w = await self._acquire(keys, quick(spec))
         self._jobs += 1
         job = self._jobs
         w.job = job
