@@ -10,6 +10,7 @@ import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any, cast
 
 import fastapi_offline
 from fastapi import FastAPI, Request
@@ -19,11 +20,13 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pitch.server.api import ROUTERS
 from pitch.server.api.deps import Limits
 from pitch.server.api.guard import ForwardedFor, Guard
 from pitch.server.api.pages import STATIC
+from pitch.server.api.socket import socket_entry, socket_table_id
 from pitch.server.kernel.errors import ServiceError
 from pitch.server.records.check import RecordChecks
 from pitch.server.settings import Settings
@@ -70,7 +73,28 @@ async def _http_error(req: Request, exc: Exception) -> Response:
     return await http_exception_handler(req, exc)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+class PitchApp(FastAPI):
+    """FastAPI, with the table sockets let in at the door: their handshake passes the
+    same client and Origin checks as the middleware's (``sockets``, made below), then
+    goes straight to the socket's handler. Through the middleware stack and the router
+    a socket held two dozen coroutine frames for its whole life, 8.5 of the 23 KiB an
+    idle one cost (issue 43, docs/benchmarks.md "Idle sockets")."""
+
+    sockets: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] == "websocket"
+            and self.sockets is not None
+            and socket_table_id(scope["path"]) is not None
+        ):
+            scope["app"] = self
+            await self.sockets(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
+def create_app(settings: Settings | None = None) -> PitchApp:
     settings = settings or Settings()
     service = TableService(settings)
     record_checks = RecordChecks(settings.record_check_workers)
@@ -87,7 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         record_checks.close()
         await service.stop()
 
-    app = FastAPI(
+    app = PitchApp(
         title="pitch server",
         version="1",
         description="Tables for Pitch (Auction Pitch, Setback). "
@@ -114,6 +138,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     if settings.forwarded_allow_ips:  # outermost: every layer sees the client it names
         app.add_middleware(ForwardedFor, trusted=settings.forwarded_allow_ips)
+    # The same two checks in front of the table sockets (PitchApp.__call__).
+    sockets: Any = Guard(socket_entry, allowed_origins=origins)
+    if settings.forwarded_allow_ips:
+        sockets = ForwardedFor(sockets, trusted=settings.forwarded_allow_ips)
+    app.sockets = cast(ASGIApp, sockets)
     app.mount("/docs-assets", StaticFiles(directory=SWAGGER_UI), name="docs-assets")
     for router in ROUTERS:
         app.include_router(router)

@@ -1,11 +1,12 @@
-"""The HTTP API and the table socket, one router per domain (tables, quick play,
-records, lobby, pages, the socket); :mod:`deps` holds what they share."""
+"""The HTTP API, one router per domain (tables, quick play, records, lobby, pages),
+and the table socket (:mod:`socket`, let in by ``PitchApp`` before the routers);
+:mod:`deps` holds what they share."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
-from pitch.server.api import lobby, pages, quickplay, records, socket, tables
+from pitch.server.api import lobby, pages, quickplay, records, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     tables.router,
@@ -13,5 +14,4 @@ ROUTERS: tuple[APIRouter, ...] = (
     records.router,
     lobby.router,
     pages.router,
-    socket.router,
 )

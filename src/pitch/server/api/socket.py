@@ -1,4 +1,8 @@
-"""The table socket: admission per client, then one connection's message loop."""
+"""The table socket: admission per client, then one connection's message loop.
+
+Not a route: :class:`pitch.server.app.PitchApp` hands ``/ws/tables/{table_id}`` to
+:func:`socket_entry` past FastAPI's middleware and router, after the same client and
+Origin checks (issue 43: what an idle socket holds)."""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import asyncio
 import time
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 
 from pitch.server.api.deps import (
     Limit,
@@ -22,13 +26,11 @@ from pitch.server.tables.live import Conn, LiveTable
 from pitch.server.tables.protocol import Auth, Spectate, error, parse_client_message
 from pitch.server.wiring import TableService
 
-router = APIRouter()
-
 
 async def table_socket(ws: WebSocket) -> None:
-    # A plain Starlette route, its few dependencies called here: FastAPI's dependency
-    # machinery (three exit stacks and their frames) would live as long as the socket,
-    # 4 KiB an idle one (docs/benchmarks.md, "Idle sockets").
+    # Its few dependencies called here: FastAPI's dependency machinery (three exit
+    # stacks and their frames) would live as long as the socket, 4 KiB an idle one
+    # (docs/benchmarks.md, "Idle sockets").
     table_id = str(ws.path_params["table_id"])
     svc, who = get_service(ws), get_client(ws)
     reads = read_limit(ws, get_networks(ws))
@@ -42,7 +44,23 @@ async def table_socket(ws: WebSocket) -> None:
         svc.conns.release(who)
 
 
-router.add_websocket_route("/ws/tables/{table_id}", table_socket)
+SOCKET_PATH = "/ws/tables/"
+
+
+def socket_table_id(path: str) -> str | None:
+    """The table of a table socket's path (``/ws/tables/{table_id}``), else ``None``."""
+    if not path.startswith(SOCKET_PATH):
+        return None
+    rest = path[len(SOCKET_PATH) :]
+    return rest if rest and "/" not in rest else None
+
+
+async def socket_entry(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """The table socket as a bare ASGI app, for :class:`pitch.server.app.PitchApp` to
+    call past FastAPI's middleware stack and router: their two dozen coroutine frames
+    would live as long as the socket (docs/benchmarks.md, "Idle sockets")."""
+    scope["path_params"] = {"table_id": socket_table_id(scope["path"])}
+    await table_socket(WebSocket(scope, receive, send))
 
 
 async def _serve(
