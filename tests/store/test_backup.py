@@ -257,6 +257,42 @@ def test_postgresql_round_trip_and_refusals(tmp_path: Path) -> None:
     code, out = pitch_db("restore", str(tmp_path / "b.dump"), "--db", dest)
     assert code == 2 and "instance 'west' holds its lease" in out, out
     (tmp_path / "junk").write_text("junk")
+    older = fresh_pg_database()
+    db = Database(older, migrate=False)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with db.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0006")
+    db.close()
+    assert pitch_db("backup", str(tmp_path / "old.dump"), "--db", older)[0] == 0
+    code, out = pitch_db("restore", str(tmp_path / "old.dump"), "--db", dest, "--force")
+    assert code == 2 and "newer schema" in out, out
+    code, out = pitch_db("restore", str(tmp_path / "old.dump"), "--db", fresh_pg_database())
+    assert code == 0 and "from schema revision 0006" in out, out
     code, out = pitch_db("restore", str(tmp_path / "junk"), "--db", dest, "--force")
     assert code == 2 and "not a pg_dump" in out, out
     assert notes(dest) == [f"n{i}" for i in range(5)]
+
+
+def test_postgresql_password_goes_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pitch.store.backup import _pg
+
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    dsn, env = _pg("postgresql+psycopg://pitch:s3cret%2F@db.example:5433/pitch?sslmode=require")
+    assert "s3cret" not in dsn
+    assert dsn == "postgresql://pitch@db.example:5433/pitch?sslmode=require"
+    assert env["PGPASSWORD"] == "s3cret/"
+
+
+def test_postgresql_without_its_client_programs_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no pg_dump, no pg_restore
+    url = "postgresql+psycopg://pitch@127.0.0.1:9/pitch"
+    code, out = pitch_db("backup", str(tmp_path / "b.dump"), "--db", url)
+    assert code == 2 and "pg_dump is not installed" in out, out
+    (tmp_path / "b.dump").write_bytes(b"PGDMP")
+    code, out = pitch_db("restore", str(tmp_path / "b.dump"), "--db", url)
+    assert code == 2 and "pg_restore is not installed" in out, out
+    assert {p.name for p in tmp_path.iterdir()} == {"b.dump"}

@@ -35,7 +35,7 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 from sqlalchemy import text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from pitch.store.db import MIGRATIONS, Database
@@ -379,7 +379,15 @@ def _pg(url: str) -> tuple[str, dict[str, str]]:
     env = dict(os.environ)
     if u.password is not None:
         env["PGPASSWORD"] = str(u.password)
-    plain = u.set(drivername="postgresql", password=None)
+    # URL.set(password=None) keeps the password: build the URL without it.
+    plain = URL.create(
+        "postgresql",
+        username=u.username,
+        host=u.host,
+        port=u.port,
+        database=u.database,
+        query=u.query,
+    )
     return plain.render_as_string(hide_password=False), env
 
 
@@ -455,6 +463,32 @@ def pg_holders(url: str) -> list[str]:
     return [f"instance {n!r} holds its lease for another {float(s):.0f} s" for n, s in rows]
 
 
+def _pg_revision(url: str) -> str | None:
+    """The schema revision of the database at ``url`` (``None``: none, an empty one)."""
+    db = Database(url, migrate=False)
+    try:
+        with db.engine.connect() as conn:
+            return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    except SQLAlchemyError:
+        return None
+    finally:
+        db.close()
+
+
+def _restorable_over(current: str | None, rev: str) -> None:
+    """``pg_restore --clean`` drops and makes again what the dump holds and nothing
+    else: over a database at a newer schema, the tables the dump lacks would stay, and
+    bringing the restored schema up to date would fail on them."""
+    if current is None or current == rev:
+        return
+    order = [s.revision for s in _scripts().walk_revisions()]  # newest first
+    if current not in order or order.index(current) < order.index(rev):
+        raise BackupError(
+            f"the database is at a newer schema ({current}) than the backup ({rev}): "
+            "restore into a new, empty database (createdb) and point the servers at it"
+        )
+
+
 def restore_pg(url: str, src: Path, *, force: bool = False) -> Done:
     """``pg_restore --clean`` of the dump ``src`` into the database at ``url``, in one
     transaction, then the schema brought up to date."""
@@ -466,6 +500,7 @@ def restore_pg(url: str, src: Path, *, force: bool = False) -> Done:
     rev = _dump_revision(src, env)
     check_revision(rev, what)
     assert rev is not None
+    _restorable_over(_pg_revision(url), rev)
     holders = pg_holders(url)
     if holders and not force:
         raise ServerRunning(
