@@ -1,5 +1,6 @@
 """A backup taken while a real server plays tables, restored into a new place: a
-server started on it has every table of the backup, as it was when the backup began."""
+server started on it has every table of the backup, as it was when the backup began
+(SQLite, and PostgreSQL when ``PITCH_TEST_PG_URL`` is set)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import text
 
+from pitch.store import Database
 from tests.server.helpers import Player, ServerProcess, claim, create_table, verify_with_cli
+from tests.support.databases import db_url, fresh_pg_database
 from tests.support.timing import margin
 
 
@@ -47,10 +51,20 @@ async def until(stop: asyncio.Event, players: list[Player], at_least: int) -> No
     stop.set()
 
 
-def test_backup_under_load_restores_every_table(tmp_path: Path) -> None:
-    live, backup = tmp_path / "live" / "pitch.db", tmp_path / "backup.db"
-    live.parent.mkdir()
-    srv = ServerProcess(f"sqlite:///{live}", log=tmp_path / "server.log")
+def table_ids(url: str) -> set[str]:
+    db = Database(url, migrate=False)
+    try:
+        with db.engine.connect() as conn:
+            return {r[0] for r in conn.execute(text("SELECT id FROM tables"))}
+    finally:
+        db.close()
+
+
+def test_backup_under_load_restores_every_table(db_kind: str, tmp_path: Path) -> None:
+    sqlite = db_kind == "sqlite"
+    (tmp_path / "live").mkdir()
+    backup = tmp_path / ("backup.db" if sqlite else "backup.dump")
+    srv = ServerProcess(db_url(db_kind, tmp_path / "live"), log=tmp_path / "server.log")
     srv.start()
     try:
         # Over before the backup; left mid-game before it (a table nobody has open
@@ -95,21 +109,22 @@ def test_backup_under_load_restores_every_table(tmp_path: Path) -> None:
     finally:
         srv.stop()
 
-    with sqlite3.connect(backup) as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        in_backup = {r[0] for r in conn.execute("SELECT id FROM tables")}
-    conn.close()
-    assert in_backup == {t for t, _ in short + paused + busy}
+    if sqlite:
+        with sqlite3.connect(backup) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        conn.close()
 
     fresh = tmp_path / "fresh" / "pitch.db"
     fresh.parent.mkdir()
-    r = pitch_db("restore", str(backup), "--db", f"sqlite:///{fresh}")
+    url = f"sqlite:///{fresh}" if sqlite else fresh_pg_database()
+    r = pitch_db("restore", str(backup), "--db", url)
     assert r.returncode == 0, r.stdout + r.stderr
-    again = ServerProcess(f"sqlite:///{fresh}", log=tmp_path / "restored.log")
+    assert table_ids(url) == {t for t, _ in short + paused + busy}
+    again = ServerProcess(url, log=tmp_path / "restored.log")
     again.start()
     try:
         # A server runs on it now: a second restore is refused and changes nothing.
-        r = pitch_db("restore", str(backup), "--db", f"sqlite:///{fresh}")
+        r = pitch_db("restore", str(backup), "--db", url)
         assert r.returncode == 2 and "a server is using" in r.stderr, r.stdout + r.stderr
         assert [p.name for p in fresh.parent.iterdir() if ".bak-" in p.name] == []
 
@@ -127,6 +142,7 @@ def test_backup_under_load_restores_every_table(tmp_path: Path) -> None:
             verify_with_cli(httpx.get(f"{again.base}/api/tables/{t}/record").json(), tmp_path)
     finally:
         again.stop()
-    with sqlite3.connect(fresh) as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    conn.close()
+    if sqlite:
+        with sqlite3.connect(fresh) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        conn.close()

@@ -167,6 +167,19 @@ def test_bad_backup_targets_are_refused_with_nothing_written(tmp_path: Path) -> 
     _refused(tmp_path, ["backup", str(live), "--force", *db], "is the database itself")
 
 
+def test_backup_copies_a_newer_pitchs_database_that_restore_refuses(tmp_path: Path) -> None:
+    newer = tmp_path / "newer.db"
+    make_db(sqlite_url(newer))
+    conn = sqlite3.connect(newer, isolation_level=None)
+    conn.execute("UPDATE alembic_version SET version_num = '9999'")
+    conn.close()
+    code, out = pitch_db("backup", str(tmp_path / "b.db"), "--db", sqlite_url(newer))
+    assert code == 0 and "revision 9999" in out, out
+    code, out = pitch_db("restore", str(tmp_path / "b.db"), "--db", sqlite_url(tmp_path / "x.db"))
+    assert code == 2 and "does not know" in out, out
+    assert not (tmp_path / "x.db").exists()
+
+
 def test_backup_of_another_programs_database_is_refused(tmp_path: Path) -> None:
     other = tmp_path / "other.db"
     with sqlite3.connect(other) as conn:

@@ -80,6 +80,14 @@ def _scripts() -> ScriptDirectory:
     return ScriptDirectory.from_config(cfg)
 
 
+def _pitch_database(rev: str | None, what: str) -> str:
+    """A backup copies a database of any pitch, newer ones too (a restore decides
+    whether it can use it); it only has to be one of pitch's."""
+    if rev is None:
+        raise BackupError(f"{what} is not a pitch database (it has no Alembic revision)")
+    return rev
+
+
 def check_revision(rev: str | None, what: str) -> bool:
     """Raise unless ``rev`` is a revision this pitch knows; ``True`` if it is the newest."""
     if rev is None:
@@ -233,8 +241,7 @@ def backup_sqlite(
         except OSError as e:
             raise BackupError(f"cannot write the backup {dest}: {e}") from None
         rev = _check_copy(tmp, f"the copy of {db}")
-        check_revision(rev, f"the database {db}")
-        assert rev is not None
+        rev = _pitch_database(rev, f"the database {db}")
         _place(tmp, dest)
     finally:
         _remove(tmp)
@@ -437,8 +444,7 @@ def backup_pg(url: str, dest: Path, *, force: bool = False) -> Done:
     try:
         _run([pg_dump, "--format=custom", "--file", str(tmp), "--dbname", dsn], env, "pg_dump")
         rev = _dump_revision(tmp, env)
-        check_revision(rev, "the database")
-        assert rev is not None
+        rev = _pitch_database(rev, "the database")
         _place(tmp, dest)
     finally:
         _remove(tmp)
