@@ -90,8 +90,7 @@ def _pitch_database(rev: str | None, what: str) -> str:
 
 def check_revision(rev: str | None, what: str) -> bool:
     """Raise unless ``rev`` is a revision this pitch knows; ``True`` if it is the newest."""
-    if rev is None:
-        raise BackupError(f"{what} is not a pitch database (it has no Alembic revision)")
+    rev = _pitch_database(rev, what)
     scripts = _scripts()
     try:
         known = scripts.get_revision(rev) is not None
@@ -305,6 +304,16 @@ def _upgrade(url: str, rev: str, what: str) -> str | None:
     return rev
 
 
+def _no_server(db: Path, force: bool) -> None:
+    holders = sqlite_holders(db)
+    if holders and not force:
+        raise ServerRunning(
+            f"a server is using {db}: " + "; ".join(holders) + ". Stop it first "
+            "(a lease of a server that was killed runs out by itself; "
+            "--force restores anyway)"
+        )
+
+
 def restore_sqlite(
     src: Path, db: Path, *, force: bool = False, now: Callable[[], str] = _stamp
 ) -> Done:
@@ -314,13 +323,10 @@ def restore_sqlite(
         raise BackupError(f"no backup at {src}")
     if db.exists() and src.resolve() == db.resolve():
         raise BackupError(f"{src} is the database itself")
-    holders = sqlite_holders(db)
-    if holders and not force:
-        raise ServerRunning(
-            f"a server is using {db}: " + "; ".join(holders) + ". Stop it first "
-            "(a lease of a server that was killed runs out by itself; "
-            "--force restores anyway)"
-        )
+    _no_server(db, force)
+    if not db.exists() and Path(f"{db}-wal").exists():
+        # SQLite would apply that log, another database's, to the restored file.
+        raise BackupError(f"{db}-wal is there without its database: move it away first")
     _writable_dir(db, "the database")
     tmp = _temp_beside(db)
     try:
@@ -332,10 +338,9 @@ def restore_sqlite(
             raise BackupError(f"{src} is not a SQLite database ({e})") from None
         except OSError as e:
             raise BackupError(f"cannot write beside the database {db}: {e}") from None
-        rev = _check_copy(tmp, str(src))
         what = f"the backup {src}"
+        rev = _pitch_database(_check_copy(tmp, str(src)), what)
         check_revision(rev, what)
-        assert rev is not None
         url = f"sqlite:///{tmp}"
         was = _upgrade(url, rev, what)
         _release_leases(url)
@@ -346,6 +351,7 @@ def restore_sqlite(
         with _connect(tmp) as conn:
             head = _sqlite_revision(conn)
         assert head is not None
+        _no_server(db, force)  # again: one may have started while this one copied
         replaced = _set_aside(db, now()) if db.exists() else None
         _place(tmp, db)
     finally:
@@ -503,9 +509,8 @@ def restore_pg(url: str, src: Path, *, force: bool = False) -> Done:
     dsn, env = _pg(url)
     pg_restore = _tool("pg_restore")
     what = f"the backup {src}"
-    rev = _dump_revision(src, env)
+    rev = _pitch_database(_dump_revision(src, env), what)
     check_revision(rev, what)
-    assert rev is not None
     _restorable_over(_pg_revision(url), rev)
     holders = pg_holders(url)
     if holders and not force:
