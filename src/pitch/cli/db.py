@@ -32,9 +32,13 @@ def backup(
     db: Annotated[str | None, DB_OPTION] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
 ) -> None:
-    """Copy the whole database to FILE, safely while a server runs (SQLite's online
-    backup; pg_dump -Fc for PostgreSQL)."""
-    from sqlalchemy.exc import ArgumentError
+    """Copy the whole database to FILE, safely while a server runs.
+
+    SQLite: the online backup API, checked and renamed into place. PostgreSQL: pg_dump -Fc.
+    """
+    import sqlite3
+
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
     from pitch.store.backup import BackupError, backup_pg, backup_sqlite, sqlite_file
 
@@ -42,7 +46,8 @@ def backup(
         url = _url(db)
         path = sqlite_file(url)
         done = backup_sqlite(path, file, force=force) if path else backup_pg(url, file, force=force)
-    except (BackupError, ArgumentError) as e:
+    # Past the checks, what can still fail (a full disk) ends as plainly.
+    except (BackupError, ArgumentError, SQLAlchemyError, sqlite3.Error, OSError) as e:
         typer.echo(f"pitch db backup: {e}", err=True)
         raise typer.Exit(2) from None
     typer.echo(f"backed up to {file} (schema revision {done.revision})")
@@ -56,9 +61,13 @@ def restore(
         typer.Option("--force", help="Restore even though a server seems to hold the database."),
     ] = False,
 ) -> None:
-    """Replace the database with the backup FILE (upgraded if it is older). Stop every
-    server on the database first; SQLite keeps the replaced file as DB.bak-<time>."""
-    from sqlalchemy.exc import ArgumentError
+    """Replace the database with the backup FILE (servers stopped first).
+
+    An older backup is upgraded; SQLite keeps the replaced file as DB.bak-<time>.
+    """
+    import sqlite3
+
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
     from pitch.store.backup import BackupError, restore_pg, restore_sqlite, sqlite_file
 
@@ -68,7 +77,7 @@ def restore(
         done = (
             restore_sqlite(file, path, force=force) if path else restore_pg(url, file, force=force)
         )
-    except (BackupError, ArgumentError) as e:
+    except (BackupError, ArgumentError, SQLAlchemyError, sqlite3.Error, OSError) as e:
         typer.echo(f"pitch db restore: {e}", err=True)
         raise typer.Exit(2) from None
     if done.replaced is not None:
