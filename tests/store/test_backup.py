@@ -143,6 +143,8 @@ def test_bad_backups_are_refused_with_nothing_changed(tmp_path: Path) -> None:
     conn.close()
     _refused(tmp_path, ["restore", str(newer), *db], "revision '9999', which this pitch does not")
     _refused(tmp_path, ["restore", str(target), *db], "is the database itself")
+    # Root may write anywhere but where the kernel says no.
+    _refused(tmp_path, ["restore", str(target), "--db", "sqlite:////proc/pitch.db"], "cannot write")
     stray = tmp_path / "gone.db"
     Path(f"{stray}-wal").write_bytes(b"a log of a database deleted by hand")
     _refused(tmp_path, ["restore", str(target), "--db", sqlite_url(stray)], "without its database")
