@@ -4,19 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from pitch.cli import (
-    arena,
-    bench,
-    bot,
-    cluster,
-    compare,
-    db,
-    play,
-    serve,
-    simulate,
-    train,
-    verify,
-)
+from pitch.cli import arena, bench, bot, cluster, compare, db, play, serve, simulate, train, verify
 
 app = typer.Typer(
     name="pitch",
