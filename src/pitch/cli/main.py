@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from pitch.cli import arena, bench, bot, cluster, compare, play, serve, simulate, train, verify
+from pitch.cli import arena, bench, bot, cluster, compare, db, play, serve, simulate, train, verify
 
 app = typer.Typer(
     name="pitch",
@@ -23,6 +23,7 @@ arena.register(app)
 compare.register(app)
 serve.register(app)
 cluster.register(app)
+db.register(app)
 train.register(app)
 
 
