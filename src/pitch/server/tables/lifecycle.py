@@ -77,9 +77,8 @@ def check_rated(rules: Rules, options: TableOptions) -> None:
     house rule changes the game it measures. Refused with ``rated_rules`` otherwise."""
     if not options.rated:
         return
-    standard = Rules(players=rules.players, partnerships=rules.partnerships).to_dict()
-    house = sorted(k for k, v in rules.to_dict().items() if standard.get(k, v) != v)
-    house += sorted(k for k in standard if k not in rules.to_dict())
+    standard = Rules(players=rules.players, partnerships=rules.partnerships)
+    house = sorted(k for k in OPTION if getattr(rules, k) != getattr(standard, k))
     if house:
         raise ServiceError(
             422,
