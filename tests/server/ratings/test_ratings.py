@@ -347,3 +347,44 @@ def test_the_api_takes_rated_tables_and_refuses_house_rules(tmp_path: Path) -> N
         assert r.status_code == 201, r.text
         r = c.post("/api/quickplay", json={"rules": {"players": 2}, "rated": True})
         assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize("kind", DBS)
+def test_two_processes_rating_at_once_rate_each_game_once(kind: str, tmp_path: Path) -> None:
+    # Two database connections (two processes of a cluster) rate at the same time: the
+    # same game twice (once only), and different games of one player (both count,
+    # neither from a rating the other has already changed).
+    from concurrent.futures import ThreadPoolExecutor
+
+    url = db_url(kind, tmp_path)
+    dbs = [Database(url) for _ in range(2)]
+    stores = [RatingStore(db) for db in dbs]
+    try:
+        both = {0: 1, 1: 2}
+        with ThreadPoolExecutor(8) as pool:
+            same = list(
+                pool.map(lambda n: stores[n % 2].apply(_event("g", 0), lambda _t: both), range(8))
+            )
+            assert sum(same) == 1
+            games = [f"h{n}" for n in range(8)]
+            done = list(
+                pool.map(
+                    lambda n: stores[n % 2].apply(_event(games[n], n % 2), lambda _t: both),
+                    range(8),
+                )
+            )
+        assert all(done)
+        assert [(r.games, r.wins) for r in stores[0].ratings_of(1)] == [(9, 5)]
+        assert [(r.games, r.wins) for r in stores[1].ratings_of(2)] == [(9, 4)]
+        # Each history row starts where the one before it ended: no update was lost.
+        points = stores[0].history(1)
+        mus = []
+        with dbs[0].sessions() as s:
+            rows = s.query(RatingHistoryModel).filter_by(account_id=1).all()
+            mus = sorted((h.mu_before, h.mu_after) for h in rows)
+        starts = {b for b, _ in mus}
+        ends = {a for _, a in mus}
+        assert len(starts) == len(points) == 9 and len(starts - ends) == 1  # only the first
+    finally:
+        for db in dbs:
+            db.close()

@@ -2,11 +2,12 @@
 ``rated_games``). Every function here runs in the database's threads (``run_db``).
 
 Exactly once: a game's ratings change in one transaction with its ``rated_games`` row,
-whose key is the table id. A second rating of the same game (the sweep at start-up
-racing the live handler, two processes of a cluster) finds the row, or fails on its key
-and rolls back everything it changed. The ratings it changes are read ``FOR UPDATE``
-(PostgreSQL; SQLite has one writer), in account order, so that two games at once
-never both start from the same rating.
+whose key is the table id, written first. A second rating of the same game (the sweep
+at start-up racing the live handler, two processes of a cluster) finds the row, or
+fails on its key and rolls back everything it changed. The ratings it changes are read
+after that write, ``FOR UPDATE`` on PostgreSQL, in account order (on SQLite the write
+holds the one write lock), so that two games at once never both start from the same
+rating.
 """
 
 from __future__ import annotations
@@ -103,6 +104,12 @@ class RatingStore:
         with self.db.sessions() as s, s.begin():
             if s.get(RatedGameModel, ev.table_id) is not None:
                 return False
+            # The game's key first: a second rating of it stops here (or waits for this
+            # one, on PostgreSQL), and on SQLite this write takes the write lock, so
+            # that the ratings read below cannot change before they are written.
+            game = RatedGameModel(table_id=ev.table_id, kind=ev.kind, rated_at=now, result={})
+            s.add(game)
+            s.flush()
             rows = {
                 r.account_id: r
                 for r in s.scalars(
@@ -114,10 +121,7 @@ class RatingStore:
             }
             current = {a: Current(r.mu, r.sigma) for a, r in rows.items()}
             out = rate_game(ev, accounts, current)
-            s.add(
-                RatedGameModel(table_id=ev.table_id, kind=ev.kind, rated_at=now, result=out.result)
-            )
-            s.flush()  # the game's key first: a second rating of it stops here
+            game.result = out.result
             for c in out.changes:
                 row = rows.get(c.account_id)
                 if row is None:
