@@ -345,6 +345,10 @@ def test_the_api_takes_rated_tables_and_refuses_house_rules(tmp_path: Path) -> N
         assert r.status_code == 422 and r.json()["fields"] == "dealer_may_steal", r.text
         r = c.post("/api/tables", json={"rules": {"players": 3}, **rated})
         assert r.status_code == 201, r.text
+        assert r.json()["options"]["rated"] is True
+        assert c.get(f"/api/tables/{r.json()['id']}").json()["options"]["rated"] is True
+        r = c.post("/api/tables", json={"rules": {"players": 3}})
+        assert r.json()["options"]["rated"] is False
         r = c.post("/api/quickplay", json={"rules": {"players": 2}, "rated": True})
         assert r.status_code == 200, r.text
 
