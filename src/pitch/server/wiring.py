@@ -150,7 +150,8 @@ class TableService:
         return await loop.run_in_executor(self._db_pool, lambda: fn(*args, **kw))
 
     async def start(self) -> None:
-        """Bring back every unfinished table of this process exactly where it was."""
+        """Bring back every unfinished table of this process exactly where it was, and
+        rate the finished games that no process rated."""
         life = self.lifecycle
         await life.resume()
         try:  # games a stopped process finished and did not rate
