@@ -33,6 +33,7 @@ def _game(
     )
     return GameFinished(
         table_id="t",
+        rules=rules,
         kind=table_kind(rules.players, rules.partnerships),
         rated=True,
         seats=seats,

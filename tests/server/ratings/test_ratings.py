@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import pitch.server.wiring as wiring
+from pitch.engine import Rules
 from pitch.server.kernel.errors import ServiceError
 from pitch.server.kernel.schemas import CreateTable, QuickPlay, TableOptions
 from pitch.server.ratings.store import RatingStore
@@ -98,6 +99,7 @@ def test_a_rated_game_changes_ratings_once(
             (ev,) = seen  # one event, at the last card
             assert isinstance(ev, GameFinished)
             assert ev.table_id == tid and ev.kind == "headsup" and ev.rated
+            assert ev.rules == Rules(players=2) and ev.sides == ((0,), (1,))
             assert ev.scores == tuple(t.state.scores) and ev.winners == (t.state.winner,)
             assert [s.name for s in ev.seats] == ["p0", "p1"]
             assert not any(s.left or s.late for s in ev.seats)
@@ -270,7 +272,8 @@ def _event(tid: str, winner: int, *, bot: str | None = None) -> GameFinished:
         for i in range(2)
     )
     scores = (7, 2) if winner == 0 else (2, 7)
-    return GameFinished(tid, "headsup", True, seats, ((0,), (1,)), scores, (winner,), None)
+    rules = Rules(players=2)
+    return GameFinished(tid, rules, "headsup", True, seats, rules.sides, scores, (winner,), None)
 
 
 def test_the_leaderboard_has_established_players_and_the_bots(tmp_path: Path) -> None:

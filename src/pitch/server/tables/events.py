@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pitch.engine import Rules
 from pitch.server.kernel.events import Event
 from pitch.server.tables.live import LiveTable
 
@@ -61,6 +62,7 @@ class GameFinished(Event):
     ratings room's sweep finds those it has not rated)."""
 
     table_id: str
+    rules: Rules
     kind: str
     """``headsup`` (2 players), ``solo`` (3 to 7, each for themselves) or
     ``partnership``."""
@@ -106,6 +108,7 @@ def game_finished(t: LiveTable) -> GameFinished:
     winner = t.state.winner
     return GameFinished(
         table_id=t.id,
+        rules=rules,
         kind=table_kind(rules.players, rules.partnerships),
         rated=t.options.rated,
         seats=tuple(seats),
