@@ -49,8 +49,11 @@ class ServerProcess:
         log: Path,
         args: tuple[str, ...] = (),
         nofile: tuple[int, int] | None = None,
+        module: str = "pitch",
     ) -> None:
         self.db_url = db_url
+        self.module = module
+        """What ``python -m`` runs (a test's launcher may wrap ``pitch``)."""
         self.args = args
         self.nofile = nofile
         """The server's (soft, hard) limit on open files, if not this process's."""
@@ -67,7 +70,7 @@ class ServerProcess:
         out = self.log.open("ab")
         self.proc = subprocess.Popen(
             [
-                *(sys.executable, "-m", "pitch", "serve", "--port", str(self.port)),
+                *(sys.executable, "-m", self.module, "serve", "--port", str(self.port)),
                 *("--db", self.db_url, "--log-level", "warning", "--bot-workers", "1"),
                 *self.args,
             ],

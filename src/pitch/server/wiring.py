@@ -10,13 +10,15 @@ arguments) and never receives the service: :mod:`~pitch.server.tables.lifecycle`
 :mod:`~pitch.server.tables.seats` (claims), :mod:`~pitch.server.tables.play` (apply,
 commit, broadcast), :mod:`~pitch.server.botplay.scheduler` (bot moves, timers, hints),
 :mod:`~pitch.server.realtime.connections` (sockets, chat, admission),
-:mod:`~pitch.server.lobby.quickplay` and :mod:`~pitch.server.lobby.rematch`. The API
+:mod:`~pitch.server.lobby.quickplay`, :mod:`~pitch.server.lobby.rematch` and
+:mod:`~pitch.server.ratings` (rates finished games). The API
 (``api/deps.py``) reaches them as this object's attributes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -28,11 +30,12 @@ from pitch.server.kernel.errors import ServiceError
 from pitch.server.kernel.events import Bus
 from pitch.server.lobby.quickplay import QuickSeats
 from pitch.server.lobby.rematch import Rematches
+from pitch.server.ratings import Ratings, SeatAccounts, no_accounts
 from pitch.server.realtime.connections import Connections, SocketLimits
 from pitch.server.realtime.sockets import Sockets
 from pitch.server.settings import Settings
 from pitch.server.tables.commits import GroupCommitter
-from pitch.server.tables.events import HandDealt, TableChanged
+from pitch.server.tables.events import GameFinished, HandDealt, TableAdopted, TableChanged
 from pitch.server.tables.lifecycle import Lifecycle, TableLimits
 from pitch.server.tables.ownership import Lease
 from pitch.server.tables.play import Play
@@ -41,7 +44,13 @@ from pitch.store import Database, InstanceLease, TableRepo
 
 __all__ = ["ServiceError", "TableService"]
 
+log = logging.getLogger("pitch.server")
+
 T = TypeVar("T")
+
+seat_accounts: SeatAccounts = no_accounts
+"""Which seats of a table signed-in players hold (the ratings room asks, in the
+database's threads): the accounts room's reading of ``seats.account_id``."""
 
 
 class TableService:
@@ -128,8 +137,11 @@ class TableService:
             bot_delay=settings.quick_bot_delay,
         )
         self.rematches = Rematches(self.lifecycle, self.seats, self.quick)
+        self.ratings = Ratings(self.db, self.repo, self.run_db, seat_accounts)
         self.bus.subscribe(HandDealt, self.quick.hand_dealt)
         self.bus.subscribe(TableChanged, self.scheduler.table_changed)
+        self.bus.subscribe(GameFinished, self.ratings.game_finished)
+        self.bus.subscribe(TableAdopted, self.ratings.table_adopted)
         self.sockets = Sockets(settings.max_sockets)
         """The WebSockets of this process (``pitch serve`` counts them)."""
 
@@ -138,9 +150,14 @@ class TableService:
         return await loop.run_in_executor(self._db_pool, lambda: fn(*args, **kw))
 
     async def start(self) -> None:
-        """Bring back every unfinished table of this process exactly where it was."""
+        """Bring back every unfinished table of this process exactly where it was, and
+        rate the finished games that no process rated."""
         life = self.lifecycle
         await life.resume()
+        try:  # games a stopped process finished and did not rate
+            await self.ratings.sweep()
+        except Exception:  # the database is away: the next start sweeps
+            log.exception("the ratings sweep failed")
         self.bots.warm()
         life.start_sweeping()
         self.owners.start(lost=life.lease_lost, regained=life.resume, asked=life.hand_over)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -120,3 +120,55 @@ class SecretModel(Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
+
+
+class RatingModel(Base):
+    """An account's rating at one kind of table (``pitch.server.ratings``): Weng-Lin's
+    ``mu`` and ``sigma``, and its counts."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_kind_mu", "kind", "mu"),)
+
+    account_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    """``headsup``, ``solo`` or ``partnership``."""
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    left: Mapped[int] = mapped_column(Integer)
+    """Games the player left, that the stand-in bot finished (each a loss)."""
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatedGameModel(Base):
+    """A finished rated game whose ratings changed: one row per table, written in the
+    same transaction as the changes, so that a game is rated exactly once."""
+
+    __tablename__ = "rated_games"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    rated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    result: Mapped[dict[str, object]] = mapped_column(JSON)
+    """Who was rated as what, seat by seat, and why a seat was not (the record)."""
+
+
+class RatingHistoryModel(Base):
+    """One account's rating before and after one game (the profile's chart)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_account_at", "account_id", "at"),)
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    outcome: Mapped[str] = mapped_column(String(8))
+    """``win``, ``loss`` or ``draw`` (no winner: the hand limit)."""
+    left: Mapped[bool] = mapped_column(Boolean)
+    """The player left the game and the stand-in bot finished it: a loss."""

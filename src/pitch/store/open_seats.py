@@ -53,13 +53,20 @@ class OpenSeats:
         self.db: Database = repo.db
 
     def find(
-        self, rules: dict[str, Any], bot: str, *, avoid: Collection[str] = (), limit: int = 20
+        self,
+        rules: dict[str, Any],
+        bot: str,
+        *,
+        avoid: Collection[str] = (),
+        limit: int = 20,
+        rated: bool = False,
     ) -> list[str]:
         """Ids of active quick-play tables with these rules and an open seat held by
         ``bot``: first games nobody has bid in yet, then games between hands (the next
         hand dealt, nothing bid in it), and only then games in mid-hand, where the
         newcomer would watch a bot play the hand out (:func:`stage`); in each, the
-        ones with the most people first (fewest open seats)."""
+        ones with the most people first (fewest open seats). A rated game is offered
+        only to those who asked for one, and a casual one only to the others."""
         since = datetime.now(UTC) - OFFERED
         with self.db.sessions() as s:
             # Count open seats per table first: PostgreSQL cannot group by JSON columns.
@@ -95,7 +102,7 @@ class OpenSeats:
         found = sorted(
             (stage(seq, kind), open_seats[tid], tid)
             for tid, r, o, seq, kind in rows
-            if (o or {}).get("quick") and r == rules
+            if (o or {}).get("quick") and r == rules and bool((o or {}).get("rated")) == rated
         )
         return [tid for *_, tid in found[:limit]]
 

@@ -7,6 +7,10 @@ HTTP_CODES: dict[str, str] = {
     "no_route": "no API route has this path, or not this method (404, 405)",
     "bad_rules": "the table's rules or seat plan are not valid (the rule id leads `detail`)",
     "no_human": "a table needs at least one human seat",
+    "rated_rules": (
+        "a rated table plays the standard rules: `fields` names the rules that differ (house "
+        "rules make a casual table, unrated)"
+    ),
     "no_table": "no table has this id",
     "no_seat": "the table has no seat of that number (R1.3)",
     "bad_token": "no seat at this table is held by that token",

@@ -67,6 +67,9 @@ class TableOptions(_In):
     quick: bool = False
     """Open to strangers (quick play): a person may take over a bot seat, which the bot
     gives up when the hand in play ends."""
+    rated: bool = False
+    """The game counts to its players' ratings (``pitch.server.ratings``): standard
+    rules only (``rated_rules`` otherwise); a casual table is unrated."""
 
     @field_validator("substitute")
     @classmethod
@@ -117,6 +120,8 @@ class QuickPlay(_In):
     """The level of the bots to play with (``GET /api/bots``)."""
     avoid: Annotated[list[_TableRef], Field(max_length=50)] = Field(default_factory=list)
     """Tables not to be seated at (those where this player has a seat already)."""
+    rated: bool = False
+    """A rated game (standard rules only): only rated quick-play tables are offered."""
 
     @field_validator("level")
     @classmethod

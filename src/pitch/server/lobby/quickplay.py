@@ -32,7 +32,7 @@ from pitch.server.kernel.text import NAME_LIMIT, distinct_name
 from pitch.server.realtime.connections import welcome
 from pitch.server.tables.events import HandDealt, TableChanged
 from pitch.server.tables.fanout import broadcast
-from pitch.server.tables.lifecycle import Lifecycle, build_rules
+from pitch.server.tables.lifecycle import Lifecycle, build_rules, check_rated
 from pitch.server.tables.live import LiveTable, Seat, hash_token, is_open, names_at
 from pitch.server.tables.seats import SeatClaims, checked_name
 from pitch.server.tables.store import RunDb
@@ -46,9 +46,10 @@ GRACE_SECONDS = 30.0
 """A stranger gone this long is played for by the stand-in until back."""
 
 
-def quick_options(spec: str, bot_delay: float) -> TableOptions:
+def quick_options(spec: str, bot_delay: float, *, rated: bool = False) -> TableOptions:
     return TableOptions(
         quick=True,
+        rated=rated,
         bot_delay=bot_delay,
         turn_seconds=TURN_SECONDS,
         grace_seconds=GRACE_SECONDS,
@@ -85,17 +86,17 @@ class QuickSeats:
         table (behind the proxy, ``/api/tables/{id}/...`` goes there)."""
         rules = build_rules(CreateTable(preset=req.preset, rules=req.rules), self.rules)
         spec = check_bot_spec(next(lv.spec for lv in levels() if lv.level == req.level))
+        options = quick_options(spec, self.bot_delay, rated=req.rated)
+        check_rated(rules, options)
         found = await self.run_db(
-            self.store.find, rules.to_dict(), spec, avoid=set(req.avoid), limit=1
+            self.store.find, rules.to_dict(), spec, avoid=set(req.avoid), limit=1, rated=req.rated
         )
         if found:
             return found[0]
         seats = [Seat.fresh("human", None)] + [
             Seat.fresh("bot", spec) for _ in range(rules.players - 1)
         ]
-        t = await self.lifecycle.create_table(
-            rules, quick_options(spec, self.bot_delay), seats, creator
-        )
+        t = await self.lifecycle.create_table(rules, options, seats, creator)
         return t.id
 
     async def seat(

@@ -22,7 +22,7 @@ from pitch.engine.rules import OPTION
 from pitch.server.kernel.errors import ServiceError
 from pitch.server.kernel.events import Bus
 from pitch.server.kernel.schemas import CreateTable, SeatPlan, TableOptions
-from pitch.server.tables.events import TableChanged
+from pitch.server.tables.events import TableAdopted, TableChanged
 from pitch.server.tables.fanout import broadcast
 from pitch.server.tables.live import LiveTable, Seat
 from pitch.server.tables.ownership import Lease
@@ -69,6 +69,24 @@ def build_rules(req: CreateTable, defaults: Rules) -> Rules:
         raise ServiceError(422, str(e), "bad_rules") from None
     except TypeError as e:
         raise ServiceError(422, f"bad rules: {e}", "bad_rules") from None
+
+
+def check_rated(rules: Rules, options: TableOptions) -> None:
+    """A rated table plays the standard rules (RULES.md as written, any number of
+    players, partnerships or not): a rating compares players across tables, and a
+    house rule changes the game it measures. Refused with ``rated_rules`` otherwise."""
+    if not options.rated:
+        return
+    standard = Rules(players=rules.players, partnerships=rules.partnerships)
+    house = sorted(k for k in OPTION if getattr(rules, k) != getattr(standard, k))
+    if house:
+        raise ServiceError(
+            422,
+            "a rated table plays the standard rules; these differ: "
+            f"{', '.join(house)} (a table with house rules is casual: unrated)",
+            "rated_rules",
+            fields=", ".join(house),
+        )
 
 
 def rematch_seats(old: LiveTable, asker: int) -> list[Seat]:
@@ -225,6 +243,7 @@ class Lifecycle:
 
     async def create(self, req: CreateTable, creator: str) -> LiveTable:
         rules = build_rules(req, self.limits.rules)
+        check_rated(rules, req.options)
         plan = req.seats or []
         if not plan:
             plan = [SeatPlan() for _ in range(rules.players)]
@@ -400,6 +419,8 @@ class Lifecycle:
         self._cached_at.pop(table_id, None)
         if self.tables.setdefault(table_id, t) is t:
             await self.bus.publish(TableChanged(t))  # an adopted table's bots and timers go on here
+            if owned != "new":
+                await self.bus.publish(TableAdopted(t))
         return self.tables[table_id]
 
     async def _load(self, table_id: str, before: LiveTable | None = None) -> LiveTable | None:

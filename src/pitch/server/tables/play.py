@@ -13,7 +13,7 @@ import time
 from pitch.engine import CHANCE, ActionParseError, IllegalActionError, PitchError, parse_action
 from pitch.server.kernel.events import Bus
 from pitch.server.tables.commits import GroupCommitter
-from pitch.server.tables.events import HandDealt, TableChanged
+from pitch.server.tables.events import HandDealt, TableChanged, game_finished
 from pitch.server.tables.fanout import broadcast
 from pitch.server.tables.lifecycle import Lifecycle
 from pitch.server.tables.live import Conn, LiveTable, deal_if_needed
@@ -153,6 +153,8 @@ class Play:
             await self.bus.publish(HandDealt(t))  # quick play seats its arrivals
         await self.bus.publish(TableChanged(t))  # the scheduler plans the next move
         broadcast(t)
+        if t.status == "over":  # stored just now: this is the one process that saw it end
+            await self.bus.publish(game_finished(t))
 
     async def _reload(self, t: LiveTable) -> bool:
         """Rebuild ``t`` from the store after a failed write; True if the store was

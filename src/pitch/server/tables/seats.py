@@ -20,7 +20,7 @@ from pitch.server.kernel.text import (
     distinct_name,
     same_name,
 )
-from pitch.server.tables.events import TableChanged
+from pitch.server.tables.events import TableChanged, game_finished
 from pitch.server.tables.fanout import broadcast
 from pitch.server.tables.lifecycle import Lifecycle
 from pitch.server.tables.live import RESIGN, LiveTable, deal_if_needed, hash_token, names_at
@@ -150,6 +150,7 @@ class SeatClaims:
                             c.hint_task.cancel()
                 broadcast(t)
                 await self.bus.publish(TableChanged(t))  # no more moves: clears the timer
+                await self.bus.publish(game_finished(t))
                 return LeftTable(table=t.id, seat=seat, left="resigned", status="over")
             abandoned = outcome == "abandoned"
             for c in list(s.conns):  # the player's other pages watch from now on

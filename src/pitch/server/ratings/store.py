@@ -1,0 +1,246 @@
+"""The ratings' rows (``pitch.store.models``: ``ratings``, ``rating_history``,
+``rated_games``). Every function here runs in the database's threads (``run_db``).
+
+Exactly once: a game's ratings change in one transaction with its ``rated_games`` row,
+whose key is the table id, written first. A second rating of the same game (the sweep
+at start-up racing the live handler, two processes of a cluster) finds the row, or
+fails on its key and rolls back everything it changed. The ratings it changes are read
+after that write, ``FOR UPDATE`` on PostgreSQL, in account order (on SQLite the write
+holds the one write lock), so that two games at once never both start from the same
+rating.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import func, select, true
+from sqlalchemy.exc import IntegrityError
+
+from pitch.server.ratings.rate import Current, rate_game, rated_accounts
+from pitch.server.ratings.scale import BOT_RATINGS, PROVISIONAL_GAMES, bot_mu, provisional, shown
+from pitch.server.tables.events import GameFinished
+from pitch.store import Database
+from pitch.store.models import RatedGameModel, RatingHistoryModel, RatingModel, TableModel
+
+log = logging.getLogger("pitch.server")
+
+SeatAccounts = Callable[[str], Mapping[int, int]]
+"""A table's seats held (or left) by signed-in players: seat to account id. Run in the
+database's threads; the accounts room reads ``seats.account_id``."""
+
+LEADERBOARD_SIZE = 100
+HISTORY_LIMIT = 500
+"""The most history points read at once (a profile's chart)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    kind: str
+    rating: int
+    provisional: bool
+    games: int
+    wins: int
+    left: int
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPoint:
+    table_id: str
+    kind: str
+    at: datetime
+    before: int
+    after: int
+    outcome: str
+    left: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    place: int
+    rating: int
+    account_id: int | None
+    """The player's account, or ``None`` for a bot."""
+    bot: str | None
+    """A bot's level (a bot's row: marked as a bot, its rating fixed)."""
+    games: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    kind: str
+    rows: tuple[LeaderRow, ...]
+    place: int | None
+    """The given account's place (``None``: no account given, or its rating is
+    provisional, or it has none of this kind)."""
+
+
+class RatingStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def applied(self, table_id: str) -> bool:
+        with self.db.sessions() as s:
+            return s.get(RatedGameModel, table_id) is not None
+
+    def apply(self, ev: GameFinished, accounts: SeatAccounts) -> bool:
+        """Rate ``ev`` unless it was rated: True if it was rated now."""
+        if not ev.rated or self.applied(ev.table_id):
+            return False
+        seat_accounts = dict(accounts(ev.table_id))
+        for _ in range(3):
+            try:
+                return self._apply(ev, seat_accounts)
+            except IntegrityError:  # another process rated it, or made a rating row first
+                log.info("rating of table %s met another; trying again", ev.table_id)
+        return False
+
+    def _apply(self, ev: GameFinished, accounts: Mapping[int, int]) -> bool:
+        now = datetime.now(UTC)
+        ids = sorted(set(rated_accounts(ev, accounts).values()))
+        with self.db.sessions() as s, s.begin():
+            if s.get(RatedGameModel, ev.table_id) is not None:
+                return False
+            # The game's key first: a second rating of it stops here (or waits for this
+            # one, on PostgreSQL), and on SQLite this write takes the write lock, so
+            # that the ratings read below cannot change before they are written.
+            game = RatedGameModel(table_id=ev.table_id, kind=ev.kind, rated_at=now, result={})
+            s.add(game)
+            s.flush()
+            rows = {
+                r.account_id: r
+                for r in s.scalars(
+                    select(RatingModel)
+                    .where(RatingModel.account_id.in_(ids), RatingModel.kind == ev.kind)
+                    .order_by(RatingModel.account_id)
+                    .with_for_update()
+                )
+            }
+            current = {a: Current(r.mu, r.sigma) for a, r in rows.items()}
+            out = rate_game(ev, accounts, current)
+            game.result = out.result
+            for c in out.changes:
+                row = rows.get(c.account_id)
+                if row is None:
+                    row = RatingModel(
+                        account_id=c.account_id, kind=ev.kind, games=0, wins=0, left=0
+                    )
+                    s.add(row)
+                row.mu, row.sigma = c.after.mu, c.after.sigma
+                row.games += 1
+                row.wins += c.outcome == "win"
+                row.left += c.left
+                row.updated_at = now
+                s.add(
+                    RatingHistoryModel(
+                        table_id=ev.table_id,
+                        account_id=c.account_id,
+                        kind=ev.kind,
+                        at=now,
+                        mu_before=c.before.mu,
+                        sigma_before=c.before.sigma,
+                        mu_after=c.after.mu,
+                        sigma_after=c.after.sigma,
+                        outcome=c.outcome,
+                        left=c.left,
+                    )
+                )
+        return True
+
+    def unrated(self, limit: int = 10_000) -> list[str]:
+        """Finished rated tables whose game has not been rated (a process stopped, or
+        the database failed, between the game's end and its rating), oldest first."""
+        with self.db.sessions() as s:
+            q = (
+                select(TableModel.id)
+                .outerjoin(RatedGameModel, RatedGameModel.table_id == TableModel.id)
+                .where(
+                    TableModel.status == "over",
+                    RatedGameModel.table_id.is_(None),
+                    TableModel.options["rated"].as_boolean() == true(),
+                )
+                .order_by(TableModel.updated_at)
+                .limit(limit)
+            )
+            return list(s.scalars(q))
+
+    # ------------------------------------------------------------ reading
+
+    def ratings_of(self, account_id: int) -> list[PlayerRating]:
+        """An account's ratings, one per kind it has played."""
+        with self.db.sessions() as s:
+            rows = s.scalars(select(RatingModel).where(RatingModel.account_id == account_id))
+            return sorted(
+                (
+                    PlayerRating(r.kind, shown(r.mu), provisional(r.games), r.games, r.wins, r.left)
+                    for r in rows
+                ),
+                key=lambda p: p.kind,
+            )
+
+    def history(
+        self, account_id: int, kind: str | None = None, limit: int = HISTORY_LIMIT
+    ) -> list[HistoryPoint]:
+        """An account's rated games, the most recent ``limit``, oldest first."""
+        q = select(RatingHistoryModel).where(RatingHistoryModel.account_id == account_id)
+        if kind is not None:
+            q = q.where(RatingHistoryModel.kind == kind)
+        q = q.order_by(RatingHistoryModel.at.desc()).limit(min(limit, HISTORY_LIMIT))
+        with self.db.sessions() as s:
+            rows = list(s.scalars(q))
+        return [
+            HistoryPoint(
+                h.table_id,
+                h.kind,
+                h.at,
+                shown(h.mu_before),
+                shown(h.mu_after),
+                h.outcome,
+                h.left,
+            )
+            for h in reversed(rows)
+        ]
+
+    def leaderboard(
+        self, kind: str, account_id: int | None = None, limit: int = LEADERBOARD_SIZE
+    ) -> Leaderboard:
+        """The best established ratings of ``kind`` with the bots among them, and
+        ``account_id``'s place."""
+        limit = min(limit, LEADERBOARD_SIZE)
+        established = (RatingModel.kind == kind, RatingModel.games >= PROVISIONAL_GAMES)
+        with self.db.sessions() as s:
+            top = list(
+                s.scalars(
+                    select(RatingModel)
+                    .where(*established)
+                    .order_by(RatingModel.mu.desc(), RatingModel.account_id)
+                    .limit(limit)
+                )
+            )
+            mine = None
+            if account_id is not None:
+                me = s.get(RatingModel, (account_id, kind))
+                if me is not None and not provisional(me.games):
+                    above = s.scalar(
+                        select(func.count())
+                        .select_from(RatingModel)
+                        .where(*established, RatingModel.mu > me.mu)
+                    )
+                    mine = (me.mu, int(above or 0))
+        entries: list[tuple[float, int, int | None, str | None, int | None]] = [
+            (r.mu, 0, r.account_id, None, r.games) for r in top
+        ]
+        entries += [(bot_mu(lv), 1, None, lv, None) for lv in BOT_RATINGS]
+        ordered = sorted(entries, key=lambda e: (-e[0], e[1]))[:limit]
+        rows = tuple(
+            LeaderRow(n + 1, shown(mu), acc, bot, games)
+            for n, (mu, _, acc, bot, games) in enumerate(ordered)
+        )
+        place = None
+        if mine is not None:
+            mu, above = mine
+            place = above + sum(bot_mu(lv) > mu for lv in BOT_RATINGS) + 1
+        return Leaderboard(kind, rows, place)
