@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import typer
 
-from pitch.cli import arena, bench, bot, cluster, compare, play, serve, simulate, train, verify
+from pitch.cli import (
+    analyze,
+    arena,
+    bench,
+    bot,
+    cluster,
+    compare,
+    play,
+    serve,
+    simulate,
+    train,
+    verify,
+)
 
 app = typer.Typer(
     name="pitch",
@@ -24,6 +36,7 @@ compare.register(app)
 serve.register(app)
 cluster.register(app)
 train.register(app)
+analyze.register(app)
 
 
 def main() -> None:
