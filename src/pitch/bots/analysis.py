@@ -30,12 +30,12 @@ import math
 import random
 import time
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from pitch import fastcore
 from pitch.bots.pimc import PimcBot
-from pitch.engine import GameState, PlayerView, action_str, bid_action, replay_record
+from pitch.engine import BID, GameState, PlayerView, action_str, bid_action, replay_record
 from pitch.engine.errors import PitchError
 
 VERSION: Final = 1
@@ -242,38 +242,58 @@ def analyze(
     done: list[Decision] = []
     for k, (number, (hand, trick, view, taken, first)) in enumerate(todo):
         rng = random.Random(f"pitch-analysis:{seed}:{game}:{number}")
-        bot = PimcBot(rng=rng, samples=deals, time=seconds)
-        want = deals * bot.bid_factor if trick is None else deals
-        ev = bot.evaluate(view, since=time.perf_counter())
-        opts = tuple(
-            Option(a, ev.chance(i, view.side), ev.points(i)) for i, a in enumerate(ev.actions)
-        )
-        # Ties go to the action taken (no loss), then to the lowest action id.
-        best = max(opts, key=lambda o: (o.value, o.action == taken, -o.action))
-        got = next(o for o in opts if o.action == taken)
-        i = ev.actions.index(taken)
         nxt = steps[number + 1] if number + 1 < len(steps) else None
+        d = judge(view, taken, rng=rng, deals=deals, seconds=seconds)
         done.append(
-            Decision(
+            replace(
+                d,
                 number=number,
                 hand=hand,
                 trick=trick,
-                seat=view.seat,
-                side=view.side,
-                action=taken,
-                best=best.action,
-                loss=best.value - got.value,
-                options=opts,
-                chances=tuple(ev.chance(i, s) for s in range(rules.num_sides)),
-                deals=ev.deals,
-                cut=ev.deals < want,
                 trump=first,
-                trick_end=trick is not None and (nxt is None or nxt[1] != trick or nxt[0] != hand),
+                trick_end=trick is not None and (nxt is None or nxt[:2] != (hand, trick)),
             )
         )
         if progress is not None:
             progress(k + 1, len(todo))
     return GameAnalysis(game, rules.num_sides, tuple(done), tuple(_report(s, done) for s in chosen))
+
+
+def judge(
+    view: PlayerView,
+    taken: int,
+    *,
+    rng: random.Random,
+    deals: int = DEALS,
+    seconds: float = TIME,
+) -> Decision:
+    """One decision: ``view``'s seat, which is to act, took the legal action ``taken``.
+    The master bot's evaluation from that view alone (the hand and trick fields are
+    left at 0 and ``None``; :func:`analyze` fills them in)."""
+    check_budget(deals, seconds)
+    bot = PimcBot(rng=rng, samples=deals, time=seconds)
+    want = deals * bot.bid_factor if view.phase == BID else deals
+    ev = bot.evaluate(view, since=time.perf_counter())
+    if taken not in ev.actions:
+        raise PitchError(f"{action_str(taken)} is not legal for seat {view.seat} here")
+    opts = tuple(Option(a, ev.chance(i, view.side), ev.points(i)) for i, a in enumerate(ev.actions))
+    # Ties go to the action taken (no loss), then to the lowest action id.
+    best = max(opts, key=lambda o: (o.value, o.action == taken, -o.action))
+    i = ev.actions.index(taken)
+    return Decision(
+        number=0,
+        hand=0,
+        trick=None,
+        seat=view.seat,
+        side=view.side,
+        action=taken,
+        best=best.action,
+        loss=best.value - opts[i].value,
+        options=opts,
+        chances=tuple(ev.chance(i, s) for s in range(view.rules.num_sides)),
+        deals=ev.deals,
+        cut=ev.deals < want,
+    )
 
 
 def _report(seat: int, done: list[Decision]) -> PlayerReport:
