@@ -70,7 +70,10 @@ def mark_of(loss: float) -> str | None:
 
 
 def move_accuracy(loss: float) -> float:
-    """Lichess's accuracy of one move from the win chance it gave away (0..1)."""
+    """Lichess's accuracy of one move from the win chance it gave away (0..1); 100 for
+    none (the formula's own value there is 99.9999)."""
+    if loss <= 0:
+        return 100.0
     return min(100.0, max(0.0, 103.1668 * math.exp(-4.354 * loss) - 3.1669))
 
 
