@@ -18,9 +18,12 @@ from pitch.bots.analysis import (
 )
 from pitch.bots.pimc import PimcBot
 from pitch.engine import GameState, PitchError, Rules, game_record, parse_action
-from tests.support.deals import dealt, play
+from tests.support.deals import cards, play
 
 RULES = Rules(players=2, target=7)
+SLOW = 60.0
+"""A time cap no decision reaches on a loaded machine: the figures then depend on the
+seed alone (each test also checks that every deal was sampled)."""
 # Seat 1 pitches spades and leads the Jack of trump to the fifth trick; seat 0 then
 # holds Qs and 3s: the Queen captures the Jack (its point and Game), the 3 gives both away.
 US = "Qs 3s 8s 4h 5h 6h"
@@ -28,9 +31,12 @@ THEM = "Js 2s Ah Kc Qc {last}"
 BEFORE = ("bid 2", "pass", "2s", "8s", "4h", "Ah", "Kc", "5h", "Qc", "6h", "Js")
 
 
-def jack_position(last: str = "Jc") -> GameState:
+def jack_position(last: str = "Jc", scores: tuple[int, int] = (0, 0)) -> GameState:
     """Seat 0 to play on the Jack of trump; ``last`` is seat 1's unseen last card."""
-    return play(dealt(RULES, [US, THEM.format(last=last)]), *BEFORE)
+    s = GameState(RULES)
+    s.scores[:] = scores  # a game already under way (the engine starts every game at 0)
+    s.deal([cards(US), cards(THEM.format(last=last))])
+    return play(s, *BEFORE)
 
 
 def hand_record(last: str, taken: str) -> dict[str, Any]:
@@ -43,8 +49,9 @@ def hand_record(last: str, taken: str) -> dict[str, Any]:
 
 def test_capturing_the_jack_is_best_and_giving_it_away_loses() -> None:
     view = jack_position().view(0)
-    good = judge(view, parse_action("Qs"), rng=random.Random(1), deals=200)
-    bad = judge(view, parse_action("3s"), rng=random.Random(1), deals=200)
+    good = judge(view, parse_action("Qs"), rng=random.Random(1), deals=200, seconds=SLOW)
+    bad = judge(view, parse_action("3s"), rng=random.Random(1), deals=200, seconds=SLOW)
+    assert good.deals == bad.deals == 200
     assert good.best == bad.best == parse_action("Qs")
     assert good.loss == 0.0 and good.mark is None
     values = {o.action: o for o in bad.options}
@@ -54,12 +61,25 @@ def test_capturing_the_jack_is_best_and_giving_it_away_loses() -> None:
     assert q.points - three.points > 0.5
 
 
+def test_only_one_card_keeps_the_game() -> None:
+    """Seat 1 pitched 2 at 5 of 7: given the Jack it has its 2 points and goes out (Game
+    is its, 10 Game points to seat 0's 2 and its last card, unless that is a Ten); the
+    Queen keeps the Jack and the game."""
+    view = jack_position(scores=(0, 5)).view(0)
+    d = judge(view, parse_action("3s"), rng=random.Random(2), deals=200, seconds=SLOW)
+    values = {o.action: o.value for o in d.options}
+    assert d.deals == 200 and not d.cut
+    assert values[parse_action("3s")] < 0.1  # seat 1 goes out but on a Ten
+    assert values[parse_action("Qs")] > 0.3
+    assert d.best == parse_action("Qs") and d.mark == "blunder"
+
+
 def test_a_decision_with_one_legal_action_loses_exactly_nothing() -> None:
     s = jack_position()
     play(s, "Qs")  # seat 0 took the trick and leads its last card: 3s, forced
     view = s.view(0)
     assert view.legal.bit_count() == 1
-    d = judge(view, parse_action("3s"), rng=random.Random(0), deals=50)
+    d = judge(view, parse_action("3s"), rng=random.Random(0), deals=50, seconds=SLOW)
     assert d.loss == 0.0 and d.best == d.action and d.mark is None and not d.choice
     assert len(d.options) == 1
 
@@ -67,10 +87,11 @@ def test_a_decision_with_one_legal_action_loses_exactly_nothing() -> None:
 def test_the_analysis_never_sees_a_card_its_seat_could_not_see() -> None:
     """Seat 1's last card differs between the two records (and with it the scoring):
     every decision seat 0 made before seat 1 showed it gets the very same figures."""
-    one = analyze(hand_record("Jc", "Qs"), deals=100, seed=3)
-    two = analyze(hand_record("9d", "Qs"), deals=100, seed=3)
+    one = analyze(hand_record("Jc", "Qs"), deals=100, seed=3, seconds=SLOW)
+    two = analyze(hand_record("9d", "Qs"), deals=100, seed=3, seconds=SLOW)
     shown = next(d.number for d in one.decisions if d.trick == 5 and d.seat == 1)
     before = [d for d in one.decisions if d.number < shown and d.seat == 0]
+    assert all(d.deals == 100 for d in one.decisions + two.decisions if d.trick is not None)
     assert len(before) == 7  # its bid and six cards (the last one led before seat 1 shows)
     assert before == [d for d in two.decisions if d.number < shown and d.seat == 0]
     # Seat 1's own decisions do see the card: it is in its hand.
@@ -79,13 +100,13 @@ def test_the_analysis_never_sees_a_card_its_seat_could_not_see() -> None:
 
 def test_same_seed_same_analysis_other_seed_other_samples() -> None:
     rec = hand_record("Jc", "3s")
-    a = analyze(rec, deals=60, seed=5)
-    assert a.to_json() == analyze(rec, deals=60, seed=5).to_json()
-    assert a.to_json() != analyze(rec, deals=60, seed=6).to_json()
+    a = analyze(rec, deals=60, seed=5, seconds=SLOW)
+    assert a.to_json() == analyze(rec, deals=60, seed=5, seconds=SLOW).to_json()
+    assert a.to_json() != analyze(rec, deals=60, seed=6, seconds=SLOW).to_json()
 
 
 def test_the_taken_action_loses_what_the_best_one_is_worth_more() -> None:
-    a = analyze(hand_record("Jc", "3s"), deals=200, seed=1)
+    a = analyze(hand_record("Jc", "3s"), deals=200, seed=1, seconds=SLOW)
     d = next(d for d in a.decisions if d.action == parse_action("3s") and d.trick == 4)
     assert d.best == parse_action("Qs") and d.loss > 0
     for d in a.decisions:

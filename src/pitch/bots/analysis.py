@@ -26,6 +26,7 @@ runs into its time cap (:attr:`Decision.cut` says where one did).
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -240,8 +241,6 @@ def analyze(
     if any(not 0 <= s < rules.players for s in chosen):
         raise PitchError(f"seats are 0..{rules.players - 1}")
     todo = [(i, st) for i, st in enumerate(steps) if st[2].seat in chosen]
-    if todo:
-        fastcore.warm_up()  # loading the compiled search must not eat a decision's time
     done: list[Decision] = []
     for k, (number, (hand, trick, view, taken, first)) in enumerate(todo):
         rng = random.Random(f"pitch-analysis:{seed}:{game}:{number}")
@@ -262,6 +261,13 @@ def analyze(
     return GameAnalysis(game, rules.num_sides, tuple(done), tuple(_report(s, done) for s in chosen))
 
 
+@functools.cache
+def _ready() -> None:
+    """Load the compiled search once a process: loading it must not eat the first
+    decision's time."""
+    fastcore.warm_up()
+
+
 def judge(
     view: PlayerView,
     taken: int,
@@ -274,6 +280,7 @@ def judge(
     The master bot's evaluation from that view alone (the hand and trick fields are
     left at 0 and ``None``; :func:`analyze` fills them in)."""
     check_budget(deals, seconds)
+    _ready()
     bot = PimcBot(rng=rng, samples=deals, time=seconds)
     want = deals * bot.bid_factor if view.phase == BID else deals
     ev = bot.evaluate(view, since=time.perf_counter())
