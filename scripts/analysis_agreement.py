@@ -37,7 +37,7 @@ def loss_of(d: dict[str, Any]) -> float:
 
 
 def decisions(paths: list[str]) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for p in paths:
         for g in json.loads(Path(p).read_text(encoding="utf-8"))["games"]:
             out.extend(d for d in g["decisions"] if len(d["values"]) > 1)
