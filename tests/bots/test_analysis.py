@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from pitch.bots import winvalue
 from pitch.bots.analysis import (
     MARKS,
     analyze,
@@ -18,6 +19,8 @@ from pitch.bots.analysis import (
 )
 from pitch.bots.pimc import PimcBot
 from pitch.engine import GameState, PitchError, Rules, game_record, parse_action
+from pitch.fastcore.layout import HEURISTIC
+from pitch.fastcore.search import PimcSearch
 from tests.support.deals import cards, play
 
 RULES = Rules(players=2, target=7)
@@ -130,6 +133,20 @@ def test_the_evaluation_is_the_master_bots_own() -> None:
     means = [sum(v) / len(v) for v in ev.samples.values]
     assert advice.action == ev.actions[means.index(max(means))]
     assert advice.evidence is not None and advice.evidence.deals == ev.deals == 100
+
+
+def test_the_detail_reads_the_same_deals_and_payoffs() -> None:
+    """With room for the detail, the kernel writes the same payoffs, and the win chance
+    it reports for the viewer's side is the one the payoff is made of."""
+    view = jack_position().view(0)
+    acts = list(view.legal_actions())
+    kernel = PimcSearch(HEURISTIC, winvalue.shipped().table, 1.0, 0.0)  # the chance alone
+    plain = kernel.values(view, acts, 40, 6.0, random.Random(4))
+    detail = kernel.samples(view, acts, 40, 6.0, random.Random(4))
+    assert detail.values == plain and len(plain[0]) == 40
+    assert [[c[view.side] for c in row] for row in detail.chances] == plain
+    assert all(len(c) == 2 and all(0 <= x <= 1 for x in c) for row in detail.chances for c in row)
+    assert all(x == int(x) and -2 <= x <= 4 for row in detail.points for x in row)
 
 
 def test_marks_and_accuracy() -> None:
