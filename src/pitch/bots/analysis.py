@@ -36,7 +36,15 @@ from typing import Any, Final
 
 from pitch import fastcore
 from pitch.bots.pimc import PimcBot
-from pitch.engine import BID, GameState, PlayerView, action_str, bid_action, replay_record
+from pitch.engine import (
+    BID,
+    NUM_ACTIONS,
+    GameState,
+    PlayerView,
+    action_str,
+    bid_action,
+    replay_record,
+)
 from pitch.engine.errors import PitchError
 
 VERSION: Final = 1
@@ -280,12 +288,12 @@ def judge(
     The master bot's evaluation from that view alone (the hand and trick fields are
     left at 0 and ``None``; :func:`analyze` fills them in)."""
     check_budget(deals, seconds)
+    if not (0 <= taken < NUM_ACTIONS and view.legal >> taken & 1):
+        raise PitchError(f"action {taken} is not legal for seat {view.seat} here")
     _ready()
     bot = PimcBot(rng=rng, samples=deals, time=seconds)
     want = deals * bot.bid_factor if view.phase == BID else deals
     ev = bot.evaluate(view, since=time.perf_counter())
-    if taken not in ev.actions:
-        raise PitchError(f"{action_str(taken)} is not legal for seat {view.seat} here")
     opts = tuple(Option(a, ev.chance(i, view.side), ev.points(i)) for i, a in enumerate(ev.actions))
     # Ties go to the action taken (no loss), then to the lowest action id.
     best = max(opts, key=lambda o: (o.value, o.action == taken, -o.action))
