@@ -27,6 +27,7 @@ from pitch.bots.analysis import (
 from pitch.engine import PitchError, RecordError, action_str, read_records
 
 SPARKS = "▁▂▃▄▅▆▇█"
+PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
 def register(app: typer.Typer) -> None:
@@ -95,7 +96,9 @@ def analyze_command(
     if as_json:
         sys.stdout.write(json.dumps(to_json(results), ensure_ascii=False) + "\n")
         return
-    for (_, record), result in zip(records, results, strict=True):
+    for k, ((_, record), result) in enumerate(zip(records, results, strict=True)):
+        if k:
+            typer.echo("")
         write_text(result, names_of(record, result), typer.echo)
 
 
@@ -160,7 +163,7 @@ def write_text(result: GameAnalysis, names: list[str], echo: Callable[[str], Non
     echo("Players (accuracy 0-100; losses in win chance, percentage points):")
     for p in result.players:
         acc = "-" if p.accuracy is None else f"{p.accuracy:.1f}"
-        counts = ", ".join(f"{n} {k}" for k, n in p.counts.items())
+        counts = ", ".join(f"{PLURAL[k]} {n}" for k, n in p.counts.items())
         echo(f"  {names[p.seat]:<12} accuracy {acc:>5}  {counts}")
         for d in p.worst:
             echo(
