@@ -144,9 +144,9 @@ def test_the_detail_reads_the_same_deals_and_payoffs() -> None:
     plain = kernel.values(view, acts, 40, 6.0, random.Random(4))
     detail = kernel.samples(view, acts, 40, 6.0, random.Random(4))
     assert detail.values == plain and len(plain[0]) == 40
-    assert [[c[view.side] for c in row] for row in detail.chances] == plain
-    assert all(len(c) == 2 and all(0 <= x <= 1 for x in c) for row in detail.chances for c in row)
-    assert all(x == int(x) and -2 <= x <= 4 for row in detail.points for x in row)
+    assert [row[view.side] for row in detail.chances] == [sum(v) for v in plain]
+    assert all(len(row) == 2 and all(0 <= x <= 40 for x in row) for row in detail.chances)
+    assert all(x == int(x) and -2 * 40 <= x <= 4 * 40 for x in detail.points)
 
 
 def test_marks_and_accuracy() -> None:

@@ -57,7 +57,7 @@ master bot's own search does): the master bot's own default."""
 TIME: Final = 1.0
 """Seconds each decision may take at most, by default."""
 
-MAX_DEALS: Final = 100_000
+MAX_DEALS: Final = 20_000
 MAX_TIME: Final = 60.0
 MAX_HANDS: Final = 500
 """A record with more hands is refused (a game to 21 at seven seats takes far fewer)."""

@@ -84,13 +84,11 @@ class Evaluation:
 
     def chance(self, i: int, side: int) -> float:
         """``side``'s mean chance of winning the game after action ``actions[i]``."""
-        rows = self.samples.chances[i]
-        return sum(r[side] for r in rows) / len(rows)
+        return self.samples.chances[i][side] / self.deals
 
     def points(self, i: int) -> float:
         """The seat's side's mean score change in the hand after action ``actions[i]``."""
-        pts = self.samples.points[i]
-        return sum(pts) / len(pts)
+        return self.samples.points[i] / self.deals
 
 
 class PimcBot(Bot):

@@ -199,13 +199,14 @@ def next_batch(last: int, took: float, cap: int, deadline: float, now: float) ->
 @dataclass(frozen=True, slots=True)
 class Samples:
     """A search's sampled deals, per candidate action (the same deals for every action):
-    ``values`` the payoffs the bot chooses by; with detail, ``points`` the viewer's
-    side's score change in the hand and ``chances`` every side's chance of winning the
-    game after it (the learned table; empty lists without detail)."""
+    ``values`` the payoff on each deal, which the bot chooses by; with detail, summed
+    over the deals (in deal order, so batch sizes change no bit), ``points`` the
+    viewer's side's score change in the hand and ``chances`` each side's chance of
+    winning the game after it (the learned table; zeros without detail)."""
 
     values: list[list[float]]
-    points: list[list[float]]
-    chances: list[list[tuple[float, ...]]]
+    points: list[float]
+    chances: list[list[float]]
 
 
 class PimcSearch:
@@ -272,8 +273,9 @@ class PimcSearch:
         deadline: float | None = None,
         detail: bool = True,
     ) -> Samples:
-        """:meth:`values`, and with ``detail`` each sampled deal's side points and
-        chances of winning too (the same deals and payoffs: only more is read)."""
+        """:meth:`values`, and with ``detail`` the side's points and each side's chance
+        of winning summed over the deals too (the same deals and payoffs: only more is
+        read)."""
         legal = view.legal
         for a in actions:
             if not (isinstance(a, int) and 0 <= a < 57 and legal >> a & 1):
@@ -283,7 +285,7 @@ class PimcSearch:
         na = len(actions)
         sides = view.rules.num_sides
         stride = 2 + sides if detail else 1
-        out = Samples([[] for _ in actions], [[] for _ in actions], [[] for _ in actions])
+        out = Samples([[] for _ in actions], [0.0] * na, [[0.0] * sides for _ in actions])
         s = rng.getrandbits(64)
         done = 0
         batch = 4
@@ -301,10 +303,12 @@ class PimcSearch:
             for i in range(na):
                 out.values[i].extend(float(x) for x in vals[i * stride :: na * stride])
                 if detail:
-                    out.points[i].extend(float(x) for x in vals[i * stride + 1 :: na * stride])
-                    for k2 in range(k):
-                        j = (k2 * na + i) * stride + 2
-                        out.chances[i].append(tuple(float(x) for x in vals[j : j + sides]))
+                    # Only sums are kept: a long analysis must not hold a tuple a deal.
+                    j = i * stride + 1
+                    out.points[i] = sum((float(x) for x in vals[j :: na * stride]), out.points[i])
+                    sums = out.chances[i]
+                    for t in range(sides):
+                        sums[t] = sum((float(x) for x in vals[j + 1 + t :: na * stride]), sums[t])
             done += k
             if deadline is None:
                 batch = min(2 * batch, self.MAX_BATCH)
