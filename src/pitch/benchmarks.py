@@ -156,21 +156,21 @@ def search_rollouts(rules: Rules, bot: str, seconds: float, seed: int) -> float:
     positions. ``pimc`` counts the payoffs its search returns (one per rollout),
     ``ismcts`` its iterations (one rollout each)."""
     from pitch.bots.ismcts import IsmctsBot
-    from pitch.bots.pimc import PimcBot
+    from pitch.bots.pimc import Evaluation, PimcBot
 
     rng = random.Random(seed)
     count = [0]
     b: PimcBot | IsmctsBot
     if bot == "pimc":
         p = PimcBot(rng=random.Random(seed), time=seconds)
-        search = p._search
+        search = p.evaluate
 
-        def counted_search(*args: Any, **kwargs: Any) -> list[list[float]]:
-            values = search(*args, **kwargs)
-            count[0] += sum(len(v) for v in values)
-            return values
+        def counted_search(*args: Any, **kwargs: Any) -> Evaluation:
+            got = search(*args, **kwargs)
+            count[0] += sum(len(v) for v in got.samples.values)
+            return got
 
-        p._search = counted_search  # type: ignore[method-assign]
+        p.evaluate = counted_search  # type: ignore[method-assign]
         b = p
     else:
         b = IsmctsBot(rng=random.Random(seed), time=seconds)

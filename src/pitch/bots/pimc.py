@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from typing import ClassVar
 
 from pitch import fastcore
@@ -43,7 +44,7 @@ from pitch.bots.explain import Advice, Evidence
 from pitch.bots.options import SECONDS, Opt
 from pitch.engine import PlayerView
 from pitch.engine.state import BID
-from pitch.fastcore.search import PimcSearch, view_action
+from pitch.fastcore.search import PimcSearch, Samples, view_action
 
 ROLLOUTS = ("heuristic", "random")
 """The rollout policies a search may finish its hands with (:func:`fastcore.policy_mask`)."""
@@ -66,6 +67,28 @@ TRIES = 24
 
 BID_Z = 1.64
 """Standard errors a search bid's gain over the heuristic's bid must clear."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Each legal action's sampled payoffs from one seat's view (:meth:`PimcBot.evaluate`):
+    ``samples`` lists, per action of ``actions``, the value of each sampled deal (the
+    same deals for every action) and, with detail, its points and chances."""
+
+    actions: tuple[int, ...]
+    samples: Samples
+
+    @property
+    def deals(self) -> int:
+        return len(self.samples.values[0]) if self.actions else 0
+
+    def chance(self, i: int, side: int) -> float:
+        """``side``'s mean chance of winning the game after action ``actions[i]``."""
+        return self.samples.chances[i][side] / self.deals
+
+    def points(self, i: int) -> float:
+        """The seat's side's mean score change in the hand after action ``actions[i]``."""
+        return self.samples.points[i] / self.deals
 
 
 class PimcBot(Bot):
@@ -129,25 +152,36 @@ class PimcBot(Bot):
         legal = list(view.legal_actions())
         if len(legal) == 1:
             return Advice(legal[0])
-        stop = deadline(self.time, since, by)
+        values = self.evaluate(view, since=since, by=by, detail=False).samples.values
         if view.phase == BID:
-            samples = self.samples * self.bid_factor
-            values = self._search(view, legal, samples, self.bid_bonus, stop)
             action = self._bid(view, legal, values)
         else:
-            values = self._search(view, legal, self.samples, WIN_BONUS, stop)
             totals = [sum(v) for v in values]
             action = legal[max(range(len(legal)), key=lambda i: (totals[i], -legal[i]))]
         return Advice(action, _evidence(legal, values, action, self.game))
 
-    def _search(
-        self, view: PlayerView, legal: list[int], samples: int, bonus: float, stop: float | None
-    ) -> list[list[float]]:
-        """Per legal action, its payoff on each sampled deal (the same deals for every
-        action, so differences between actions are paired), until ``stop``."""
-        return self.kernel.values(
-            view, legal, samples, bonus, self.rng, tries=self.tries, deadline=stop
+    def evaluate(
+        self,
+        view: PlayerView,
+        *,
+        since: float | None = None,
+        by: float | None = None,
+        detail: bool = True,
+    ) -> Evaluation:
+        """What each legal action of ``view``'s seat is worth, from that view alone: the
+        one evaluation behind this bot's moves, its hints and the analysis of a game
+        (:mod:`pitch.bots.analysis`). Bids get ``bid_factor`` times the samples and the
+        smaller going-out bonus; ``detail`` also reads each deal's points and chances.
+        The same deals for every action, so differences between actions are paired."""
+        legal = tuple(view.legal_actions())
+        stop = deadline(self.time, since, by)
+        bid = view.phase == BID
+        samples = self.samples * self.bid_factor if bid else self.samples
+        bonus = self.bid_bonus if bid else WIN_BONUS
+        got = self.kernel.samples(
+            view, legal, samples, bonus, self.rng, tries=self.tries, deadline=stop, detail=detail
         )
+        return Evaluation(legal, got)
 
     def _bid(self, view: PlayerView, legal: list[int], values: list[list[float]]) -> int:
         """The heuristic's bid, unless a search bid is clearly better on the same deals."""

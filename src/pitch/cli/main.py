@@ -4,7 +4,20 @@ from __future__ import annotations
 
 import typer
 
-from pitch.cli import arena, bench, bot, cluster, compare, db, play, serve, simulate, train, verify
+from pitch.cli import (
+    analyze,
+    arena,
+    bench,
+    bot,
+    cluster,
+    compare,
+    db,
+    play,
+    serve,
+    simulate,
+    train,
+    verify,
+)
 
 app = typer.Typer(
     name="pitch",
@@ -25,6 +38,7 @@ serve.register(app)
 cluster.register(app)
 db.register(app)
 train.register(app)
+analyze.register(app)
 
 
 def main() -> None:

@@ -6,12 +6,15 @@ import io
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.progress import Progress
 
 from pitch import fastcore
+from pitch.bots.analysis import GameAnalysis
+from pitch.bots.analysis import analyze as analyze_game
 from pitch.cli.options import RuleOption, rules_from_options
 from pitch.engine import PitchError, RecordError, read_records
 from pitch.i18n import LANGUAGES, _, set_language
@@ -42,6 +45,20 @@ def _console(ascii_cards: bool) -> tuple[Console, bool]:
         sys.stdout.reconfigure(errors="replace")
     console = Console(highlight=False)
     return console, fits and not ascii_cards
+
+
+def analyzed(record: dict[str, Any], game: int, seed: int) -> GameAnalysis:
+    """``pitch analyze``'s analysis of the game at its default budget, with a progress
+    bar on a terminal (raises ``PitchError`` for a refused record)."""
+    err = Console(stderr=True, highlight=False)
+    with Progress(console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("analysis", total=None)
+        return analyze_game(
+            record,
+            game=game,
+            seed=seed,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
 
 
 def play(
@@ -141,6 +158,15 @@ def replay(
     ascii_cards: Annotated[
         bool, typer.Option("--ascii", help="Plain letters (Ah) instead of suit symbols.")
     ] = False,
+    analyze: Annotated[
+        bool,
+        typer.Option(
+            "--analyze",
+            help="Mark each inaccuracy (?!), mistake (?) and blunder (??): "
+            "the figures of pitch analyze, same seed.",
+        ),
+    ] = False,
+    seed: Annotated[int, typer.Option(help="The analysis's seed (with --analyze).")] = 0,
 ) -> None:
     """Step through a recorded game, hand by hand and trick by trick."""
     _language(lang)
@@ -156,7 +182,8 @@ def replay(
     console, symbols = _console(ascii_cards)
     terminal = Terminal(console, delay=0.0, clear=sys.stdin.isatty())
     try:
-        run_replay(records[game], terminal, symbols=symbols)
+        analysis = analyzed(records[game], game, seed) if analyze else None
+        run_replay(records[game], terminal, symbols=symbols, analysis=analysis)
     except PitchError as e:
         typer.echo(f"{file}, game {game}: {e}", err=True)
         raise typer.Exit(1) from None

@@ -57,14 +57,20 @@ def pimc_values(
 ) -> int:
     """``samples`` determinizations of the view ``(pos, aux)``; on each, every action
     of ``actions`` is applied and the hand finished under ``policy``: the payoff for
-    the viewer's side goes to ``values[k * len(actions) + i]`` (float64): ``points``
-    times the hand's :func:`hand_value` with ``bonus``, plus, when the float ``table``
-    is not empty, :func:`~pitch.fastcore.value.win_value` with the scale ``win`` (that
-    many points times the chance of winning the game from the scores it leaves). ``w0``,
-    ``w`` (positions), ``sc`` (determinization scratch), ``res`` and the empty
-    ``log`` are scratch. Returns the PRNG state."""
+    the viewer's side goes to ``values[(k * len(actions) + i) * stride]`` (float64):
+    ``points`` times the hand's :func:`hand_value` with ``bonus``, plus, when the float
+    ``table`` is not empty, :func:`~pitch.fastcore.value.win_value` with the scale
+    ``win`` (that many points times the chance of winning the game from the scores it
+    leaves). ``stride`` is ``len(values) // (samples * len(actions))``: 1 gives the
+    payoff alone (the bot's choice); ``2 + sides`` adds, after it, the viewer's side's
+    score change in the hand and every side's chance of winning the game (0 without a
+    table), which the analysis reads (:mod:`pitch.bots.analysis`). ``w0``, ``w``
+    (positions), ``sc`` (determinization scratch), ``res`` and the empty ``log`` are
+    scratch. Returns the PRNG state."""
     side = side_of(pos, aux[A_SEAT])
     na = len(actions)
+    sides = pos[SIDES]
+    stride = len(values) // (samples * na) if samples * na > 0 else 1
     for k in range(samples):
         s = determinize(pos, aux, w0, sc, s)
         for i in range(na):
@@ -75,7 +81,14 @@ def pimc_values(
             v = 0.0
             if points != 0.0:
                 v = points * hand_value(w, res, side, bonus)
+            j = (k * na + i) * stride
             if len(table):
-                v += win_value(w, res, side, table, win)
-            values[k * na + i] = v
+                p = win_value(w, res, side, table, 1.0)
+                v += win * p  # the same float as win_value(..., win)
+                if stride > 1:
+                    for t in range(sides):
+                        values[j + 2 + t] = p if t == side else win_value(w, res, t, table, 1.0)
+            values[j] = v
+            if stride > 1:
+                values[j + 1] = res[R_DELTA + side]
     return s

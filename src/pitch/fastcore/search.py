@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pitch.engine import GameState, PlayerView, resample
@@ -195,12 +196,25 @@ def next_batch(last: int, took: float, cap: int, deadline: float, now: float) ->
     return max(1, min(2 * last, cap, fit))
 
 
+@dataclass(frozen=True, slots=True)
+class Samples:
+    """A search's sampled deals, per candidate action (the same deals for every action):
+    ``values`` the payoff on each deal, which the bot chooses by; with detail, summed
+    over the deals (in deal order, so batch sizes change no bit), ``points`` the
+    viewer's side's score change in the hand and ``chances`` each side's chance of
+    winning the game after it (the learned table; zeros without detail)."""
+
+    values: list[list[float]]
+    points: list[float]
+    chances: list[list[float]]
+
+
 class PimcSearch:
     """The PIMC search of one bot in the kernel (:mod:`pitch.fastcore.pimc`), with its
     scratch arrays kept between decisions.
 
     :meth:`values` returns, per candidate action, its payoff on each sampled deal
-    (the same deals for every action), like ``PimcBot._search``; it runs batches of
+    (the same deals for every action), like ``PimcBot.evaluate``; it runs batches of
     samples, each batch twice the last (up to :attr:`MAX_BATCH`, and with a deadline,
     :func:`next_batch`), until ``samples`` are done or the ``deadline`` (a
     ``time.perf_counter()`` value) has passed; the first batch always runs.
@@ -243,6 +257,25 @@ class PimcSearch:
         tries: int = 6,
         deadline: float | None = None,
     ) -> list[list[float]]:
+        return self.samples(
+            view, actions, samples, bonus, rng, tries=tries, deadline=deadline, detail=False
+        ).values
+
+    def samples(
+        self,
+        view: PlayerView,
+        actions: Sequence[int],
+        samples: int,
+        bonus: float,
+        rng: random.Random,
+        *,
+        tries: int = 6,
+        deadline: float | None = None,
+        detail: bool = True,
+    ) -> Samples:
+        """:meth:`values`, and with ``detail`` the side's points and each side's chance
+        of winning summed over the deals too (the same deals and payoffs: only more is
+        read)."""
         legal = view.legal
         for a in actions:
             if not (isinstance(a, int) and 0 <= a < 57 and legal >> a & 1):
@@ -250,14 +283,16 @@ class PimcSearch:
         pos, aux = pack_view(view, rng, tries)
         acts = new_array(list(actions))
         na = len(actions)
-        out: list[list[float]] = [[] for _ in actions]
+        sides = view.rules.num_sides
+        stride = 2 + sides if detail else 1
+        out = Samples([[] for _ in actions], [0.0] * na, [[0.0] * sides for _ in actions])
         s = rng.getrandbits(64)
         done = 0
         batch = 4
         while done < samples:
             k = min(batch, samples - done)
             t0 = time.perf_counter()
-            vals = new_floats(k * na)
+            vals = new_floats(k * na * stride)
             s = int(
                 pimc_values(
                     pos, aux, acts, k, self.policy, float(bonus),
@@ -266,7 +301,14 @@ class PimcSearch:
                 )
             )  # fmt: skip
             for i in range(na):
-                out[i].extend(float(x) for x in vals[i::na])
+                out.values[i].extend(float(x) for x in vals[i * stride :: na * stride])
+                if detail:
+                    # Only sums are kept: a long analysis must not hold a tuple a deal.
+                    j = i * stride + 1
+                    out.points[i] = sum((float(x) for x in vals[j :: na * stride]), out.points[i])
+                    sums = out.chances[i]
+                    for t in range(sides):
+                        sums[t] = sum((float(x) for x in vals[j + 1 + t :: na * stride]), sums[t])
             done += k
             if deadline is None:
                 batch = min(2 * batch, self.MAX_BATCH)

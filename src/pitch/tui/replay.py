@@ -6,12 +6,14 @@ hand, ``q`` stops. Without a terminal on standard input the whole game is printe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from pitch.engine import HandRecord, Rules, replay_record
+from pitch.bots.analysis import Decision, GameAnalysis
+from pitch.engine import HandRecord, Rules, action_str, replay_record
 from pitch.i18n import _, suit_name, term
 from pitch.tui.app import Terminal
 from pitch.tui.cards import card_text, sorted_hand, suit_text
@@ -30,10 +32,32 @@ def seating_of(record: dict[str, Any], rules: Rules) -> Seating:
     return Seating(rules, list(names))
 
 
+SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+"""Each mark as chess writes it (no words, so no language)."""
+
+
+def mark_line(seating: Seating, d: Decision) -> Text:
+    """A marked decision: the mark, who, the action taken, the best one and the win
+    chance given away (the figures of ``pitch analyze``)."""
+    mark = d.mark or ""
+    line = Text(f"   {SYMBOLS.get(mark, '')} ", style="bold red" if mark == "blunder" else "red")
+    line.append(
+        f"{seating.names[d.seat]}: {action_str(d.action)} -> {action_str(d.best)} "
+        f"(-{100 * d.loss:.1f} %)"
+    )
+    return line
+
+
 def hand_screen(
-    seating: Seating, hand: HandRecord, number: int, shown: int, symbols: bool
+    seating: Seating,
+    hand: HandRecord,
+    number: int,
+    shown: int,
+    symbols: bool,
+    marks: Sequence[Decision] = (),
 ) -> RenderableType:
-    """Hand ``number`` with its deal, auction and the first ``shown`` tricks."""
+    """Hand ``number`` with its deal, auction and the first ``shown`` tricks, and the
+    marked decisions of ``marks`` (this hand's, from :mod:`pitch.bots.analysis`)."""
     n = seating.rules.players
     title = Text(_("Hand {number}").format(number=number), style="bold magenta")
     title.append("  " + term("dealer").capitalize() + ": " + seating.names[hand.dealer])
@@ -56,17 +80,28 @@ def hand_screen(
     auction = Text(_("Auction") + ": ", style="bold")
     auction.append(", ".join(f"{seating.names[s]} {bid_label(b)}" for s, b in hand.bids))
     parts.append(auction)
+    parts.extend(mark_line(seating, d) for d in marks if d.trick is None and d.mark)
     for k, tr in enumerate(hand.tricks[:shown]):
         line = Text(f"{term('trick').capitalize()} {k + 1}: ", style="bold")
         line.append_text(trick_line(seating, tr.leader, tr.cards, symbols))
         line.append("-> " + seating.names[tr.winner], style="yellow")
         parts.append(line)
+        parts.extend(mark_line(seating, d) for d in marks if d.trick == k and d.mark)
     return Group(*parts)
 
 
-def run_replay(record: dict[str, Any], terminal: Terminal, *, symbols: bool = True) -> int:
-    """Show a record; the record must pass the verifier first (raises RecordError)."""
+def run_replay(
+    record: dict[str, Any],
+    terminal: Terminal,
+    *,
+    symbols: bool = True,
+    analysis: GameAnalysis | None = None,
+) -> int:
+    """Show a record; the record must pass the verifier first (raises RecordError).
+    With an ``analysis`` of it, each hand shows its marked decisions."""
     state = replay_record(record)
+    decided = analysis.decisions if analysis is not None else ()
+    marks = [[d for d in decided if d.hand == i] for i in range(len(state.history))]
     seating = seating_of(record, state.rules)
     hands = state.history
     interactive = terminal.stdin.isatty()
@@ -75,14 +110,14 @@ def run_replay(record: dict[str, Any], terminal: Terminal, *, symbols: bool = Tr
             number = i + 1
             shown = 0 if interactive else len(hand.tricks)
             while interactive and shown < len(hand.tricks):
-                terminal.show(hand_screen(seating, hand, number, shown, symbols))
+                terminal.show(hand_screen(seating, hand, number, shown, symbols, marks[i]))
                 key = terminal.ask(_("Enter: next trick, n: end of hand, q: quit ")).strip()
                 if key.lower() == "q":
                     return 0
                 shown = len(hand.tricks) if key.lower() == "n" else shown + 1
             terminal.show(
                 Group(
-                    hand_screen(seating, hand, number, shown, symbols),
+                    hand_screen(seating, hand, number, shown, symbols, marks[i]),
                     hand_summary(seating, hands, number, symbols),
                 )
             )
