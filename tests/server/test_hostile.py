@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,40 +27,6 @@ from tests.support.tables import ws_url
 from tests.support.timing import margin
 
 JSON = {"content-type": "application/json"}
-
-
-@pytest.fixture
-def make_server(tmp_path: Path) -> Iterator[Any]:
-    """Servers started with their own settings (stopped at the end)."""
-    started: list[ServerProcess] = []
-
-    def start(
-        env: dict[str, str] | None = None, args: tuple[str, ...] = (), db: str | None = None
-    ) -> ServerProcess:
-        srv = ServerProcess(
-            db or db_url("sqlite", tmp_path),
-            env=env,
-            log=tmp_path / f"server{len(started)}.log",
-            args=args,
-        )
-        srv.start()
-        started.append(srv)
-        wait_for_workers(srv)
-        return srv
-
-    yield start
-    for s in started:
-        s.stop()
-
-
-def wait_for_workers(srv: ServerProcess) -> None:
-    """Until the server's bot worker has warmed up (it takes seconds on a busy CPU)."""
-    deadline = time.monotonic() + margin(120)
-    while time.monotonic() < deadline:
-        if httpx.get(srv.base + "/api/health").json()["bot_workers"]["ready"]:
-            return
-        time.sleep(0.2)
-    raise AssertionError("no bot worker became ready")
 
 
 def two_seat_table(base: str, bot: str) -> tuple[str, str]:

@@ -12,8 +12,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,34 +19,10 @@ import pytest
 import websockets
 
 from tests.server.helpers import Player, ServerProcess, claim, create_table
-from tests.support.databases import db_url
 from tests.support.tables import ws_url
 
 ADDRESSES = ("127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6")
 """Four clients: the server listens on 127.0.0.1, which any 127.x address reaches."""
-
-
-@pytest.fixture
-def make_server(tmp_path: Path) -> Iterator[Any]:
-    started: list[ServerProcess] = []
-
-    def start(env: dict[str, str] | None = None, nofile: tuple[int, int] | None = None) -> Any:
-        srv = ServerProcess(
-            db_url("sqlite", tmp_path),
-            env=env,
-            log=tmp_path / f"server{len(started)}.log",
-            nofile=nofile,
-        )
-        started.append(srv)
-        srv.start()
-        deadline = time.monotonic() + 120  # the bot worker warms up slowly on a busy CPU
-        while not health(srv)["bot_workers"]["ready"] and time.monotonic() < deadline:
-            time.sleep(0.2)
-        return srv
-
-    yield start
-    for s in started:
-        s.stop()
 
 
 def health(srv: ServerProcess) -> dict[str, Any]:

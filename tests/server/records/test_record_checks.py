@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,23 +24,6 @@ from tests.support.records import long_record, verify_body
 from tests.support.timing import margin
 
 PROXY = ("--forwarded-allow-ips", "127.0.0.1")  # each check from an address of its own
-
-
-@pytest.fixture
-def make_server(tmp_path: Path) -> Iterator[Any]:
-    started: list[ServerProcess] = []
-
-    def start(workers: int) -> ServerProcess:
-        env = {"PITCH_RECORD_CHECK_WORKERS": str(workers)}
-        srv = ServerProcess(db_url("sqlite", tmp_path), env=env, log=tmp_path / "server.log")
-        srv.args = PROXY
-        srv.start()
-        started.append(srv)
-        return srv
-
-    yield start
-    for s in started:
-        s.stop()
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +51,7 @@ async def _until(h: httpx.AsyncClient, ok: Any) -> dict[str, Any]:
 
 
 def test_big_checks_run_in_workers_while_the_server_answers(make_server: Any, big: bytes) -> None:
-    srv = make_server(2)
+    srv = make_server(env={"PITCH_RECORD_CHECK_WORKERS": "2"}, args=PROXY, ready=False)
     table = create_table(srv.base)["id"]
 
     async def main() -> None:
@@ -94,7 +76,8 @@ def test_big_checks_run_in_workers_while_the_server_answers(make_server: Any, bi
 
 
 def test_checks_past_the_bounds_are_refused_at_once(make_server: Any, big: bytes) -> None:
-    srv = make_server(1)  # one worker: 4 checks may wait for it
+    # One worker: 4 checks may wait for it.
+    srv = make_server(env={"PITCH_RECORD_CHECK_WORKERS": "1"}, args=PROXY, ready=False)
     small = verify_body(long_record(1))
 
     async def main() -> None:

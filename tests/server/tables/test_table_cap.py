@@ -10,40 +10,16 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import websockets
 
-from tests.server.helpers import ServerProcess, create_table
-from tests.support.databases import db_url
+from tests.server.helpers import create_table
 from tests.support.tables import ws_url
 from tests.support.timing import margin
 
 PROXY = ("--forwarded-allow-ips", "127.0.0.1")
-
-
-@pytest.fixture
-def make_server(tmp_path: Path) -> Iterator[Any]:
-    started: list[ServerProcess] = []
-
-    def start(env: dict[str, str] | None = None, args: tuple[str, ...] = ()) -> ServerProcess:
-        srv = ServerProcess(
-            db_url("sqlite", tmp_path),
-            env=env,
-            log=tmp_path / f"server{len(started)}.log",
-            args=args,
-        )
-        srv.start()
-        started.append(srv)
-        return srv
-
-    yield start
-    for s in started:
-        s.stop()
 
 
 def _as(address: str) -> dict[str, str]:
@@ -71,7 +47,7 @@ def test_tables_only_spectators_watch_do_not_lock_strangers_out(make_server: Any
     """Found: tables made within every per-address limit, each watched by one
     spectator's socket, held every live place: a stranger's new table was 503, a seat
     at an older table 503, watching it 1013."""
-    srv = make_server(env={"PITCH_MAX_TABLES": "20"}, args=PROXY)
+    srv = make_server(env={"PITCH_MAX_TABLES": "20"}, args=PROXY, ready=False)
     base = srv.base
     older = create_table(base)["id"]  # made before the attack
     older_watched = create_table(base)["id"]
@@ -125,7 +101,7 @@ def test_tables_only_spectators_watch_do_not_lock_strangers_out(make_server: Any
 def test_concurrent_opens_never_take_more_than_the_cap(make_server: Any) -> None:
     """Found: a process held 64 live tables against its cap of 60 under concurrent
     opens (the room was checked before the store was asked, the table added after)."""
-    srv = make_server(env={"PITCH_MAX_TABLES": "20"})
+    srv = make_server(env={"PITCH_MAX_TABLES": "20"}, ready=False)
     base = srv.base
     ids = [create_table(base)["id"] for _ in range(40)]
 
@@ -148,7 +124,7 @@ def test_concurrent_opens_never_take_more_than_the_cap(make_server: Any) -> None
 
 
 def test_one_address_watches_only_so_many_tables(make_server: Any) -> None:
-    srv = make_server(env={"PITCH_WATCHED_TABLES_PER_CLIENT": "2"})
+    srv = make_server(env={"PITCH_WATCHED_TABLES_PER_CLIENT": "2"}, ready=False)
     base = srv.base
     t1, t2, t3 = (create_table(base)["id"] for _ in range(3))
 
@@ -171,7 +147,7 @@ def test_one_address_watches_only_so_many_tables(make_server: Any) -> None:
 
 def test_a_proxys_ipv6_clients_are_counted_by_their_56_and_48(make_server: Any) -> None:
     """Found: 60 /64s of one /48 made 120 of a server's 120 tables."""
-    srv = make_server(env={"PITCH_TABLES_PER_MINUTE": "1"}, args=PROXY)
+    srv = make_server(env={"PITCH_TABLES_PER_MINUTE": "1"}, args=PROXY, ready=False)
 
     def make(address: str) -> int:
         r = httpx.post(srv.base + "/api/tables", json={}, headers=_as(address), timeout=10)
@@ -194,7 +170,7 @@ def test_a_proxys_ipv6_clients_are_counted_by_their_56_and_48(make_server: Any) 
 
 def test_a_forwarded_address_that_is_none_counts_as_the_proxy(make_server: Any) -> None:
     """Found: each garbage X-Forwarded-For from a trusted proxy was a new client."""
-    srv = make_server(env={"PITCH_TABLES_PER_MINUTE": "2"}, args=PROXY)
+    srv = make_server(env={"PITCH_TABLES_PER_MINUTE": "2"}, args=PROXY, ready=False)
 
     def make(address: str) -> int:
         r = httpx.post(srv.base + "/api/tables", json={}, headers=_as(address), timeout=10)
@@ -224,7 +200,7 @@ def test_one_network_keeps_a_bounded_number_of_tables_going(make_server: Any) ->
     """Found: a table a player's socket holds never leaves memory for another, and
     each address may keep 32 going: 157 addresses (less than a /24) could hold the
     whole cap. One /24 keeps at most 8 addresses' worth."""
-    srv = make_server(env={"PITCH_TABLES_OPEN_PER_CLIENT": "1"}, args=PROXY)
+    srv = make_server(env={"PITCH_TABLES_OPEN_PER_CLIENT": "1"}, args=PROXY, ready=False)
     base = srv.base
     seats = []
     for i in range(10):

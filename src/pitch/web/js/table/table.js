@@ -447,7 +447,7 @@ function over(g) {
 
 /** Who won, or why nobody did: the last player resigned, or the game stopped at the
  *  server's hand limit. */
-function endText(g, rules) {
+function endText(g) {
   if (g.winner !== null && g.winner !== undefined) return winnerText(g.sides, names(), g.winner);
   const quit = S.msg?.resigned;
   if (Number.isInteger(quit)) return quit === S.seat ? t("You resigned. The game ended with no winner.") : t("{name} resigned. The game ended with no winner.", { name: name(quit) });
@@ -456,7 +456,7 @@ function endText(g, rules) {
 
 function statusLine(g) {
   let text;
-  if (over(g)) text = endText(g, S.msg.rules);
+  if (over(g)) text = endText(g);
   else if (S.seat === null) text = t("You are watching.");
   else if (g.turn === S.seat) text = g.phase === "bid" ? t("Your turn to bid.") : g.trick?.cards?.length || g.tricks.length || g.trump ? t("Your turn: play a card.") : t("Your lead: the first card you play makes trump.");
   else if (g.turn !== null) text = g.phase === "bid" ? t("{name} is bidding…", { name: name(g.turn) }) : t("{name} is playing…", { name: name(g.turn) });
@@ -759,7 +759,7 @@ function gameOver(g, rules) {
   const box = h("section", { class: "panel game-over", id: "game-over" });
   // dom.js append, not the element's own: that writes a missing part (null) as "null".
   append(box, [
-    h("h2", { class: "winner-line" }, endText(g, rules)),
+    h("h2", { class: "winner-line" }, endText(g)),
     h("p", { class: "final-score" }, t("Final score:"), " ", g.scores.map((s, i) => [i ? " · " : null, h("span", { class: "side-score", dataset: { side: String(i) } }, sideScore(g.sides, i, s))])),
     whyTheWinner(g, rules),
     // Rematch first: the next step of most players, and on a phone still on screen.
