@@ -22,6 +22,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from pitch.server.accounts.service import AccountLimits, Accounts
 from pitch.server.botplay.scheduler import Scheduler
 from pitch.server.botplay.workers import QUICK_WORKERS, BotPool
 from pitch.server.kernel.errors import ServiceError
@@ -38,6 +39,7 @@ from pitch.server.tables.ownership import Lease
 from pitch.server.tables.play import Play
 from pitch.server.tables.seats import SeatClaims
 from pitch.store import Database, InstanceLease, TableRepo
+from pitch.store.accounts import AccountStore
 
 __all__ = ["ServiceError", "TableService"]
 
@@ -130,6 +132,13 @@ class TableService:
         self.rematches = Rematches(self.lifecycle, self.seats, self.quick)
         self.bus.subscribe(HandDealt, self.quick.hand_dealt)
         self.bus.subscribe(TableChanged, self.scheduler.table_changed)
+        self.accounts = Accounts(
+            AccountStore(self.db),
+            self.run_db,
+            secret=self.repo.client_secret(),
+            limits=AccountLimits(),
+        )
+        """Optional accounts and their sessions (it calls no other room)."""
         self.sockets = Sockets(settings.max_sockets)
         """The WebSockets of this process (``pitch serve`` counts them)."""
 
@@ -142,6 +151,7 @@ class TableService:
         life = self.lifecycle
         await life.resume()
         self.bots.warm()
+        await self.accounts.hasher.warm()
         life.start_sweeping()
         self.owners.start(lost=life.lease_lost, regained=life.resume, asked=life.hand_over)
 
@@ -149,6 +159,7 @@ class TableService:
         await self.owners.stop()
         self.lifecycle.stop()
         self.bots.close()
+        self.accounts.close()
         self._db_pool.submit(self.repo.writer.checkpoint)
         self._db_pool.submit(self.repo.writer.close)
         self._db_pool.submit(self.owners.store.release)  # others may adopt at once

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from pitch.server.api import lobby, pages, quickplay, records, socket, tables
+from pitch.server.api import accounts, lobby, pages, quickplay, records, socket, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     tables.router,
@@ -14,4 +14,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     lobby.router,
     pages.router,
     socket.router,
+    accounts.router,
 )
