@@ -136,7 +136,7 @@ class TableService:
             AccountStore(self.db),
             self.run_db,
             secret=self.repo.client_secret(),
-            limits=AccountLimits(),
+            limits=AccountLimits(backoff_seconds=settings.login_backoff_seconds),
         )
         """Optional accounts and their sessions (it calls no other room)."""
         self.sockets = Sockets(settings.max_sockets)

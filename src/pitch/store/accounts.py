@@ -227,19 +227,26 @@ class AccountStore:
 
     # ------------------------------------------------------------------ back-off
 
-    def throttle_wait(self, keys: Sequence[str], now: float) -> float:
-        """Seconds until a sign-in under all of ``keys`` may be tried (0: now)."""
-        with self.db.sessions() as s:
-            nexts = s.scalars(
-                select(LoginThrottleModel.next_at).where(LoginThrottleModel.key.in_(keys))
+    def throttle_waits(self, keys: Sequence[str], now: float) -> dict[str, float]:
+        """Seconds until a sign-in under each of ``keys`` may be tried, for those that
+        must wait (one indexed read: a refused guess costs no more)."""
+        with self.db.engine.connect() as conn:
+            rows = conn.execute(
+                select(LoginThrottleModel.key, LoginThrottleModel.next_at).where(
+                    LoginThrottleModel.key.in_(keys), LoginThrottleModel.next_at > now
+                )
             ).all()
-        return max([0.0, *(n - now for n in nexts)])
+        return {key: next_at - now for key, next_at in rows}
 
     def throttle_fail(
-        self, keys: Sequence[tuple[str, int, float]], now: float, forget_before: float
+        self,
+        keys: Sequence[tuple[str, int, float]],
+        now: float,
+        forget_before: float,
+        first: float = 1.0,
     ) -> None:
         """One more failure under each ``(key, free, cap)``: past ``free`` failures the
-        next try waits 1 s, then 2, 4, ... up to ``cap`` seconds. Failures before
+        next try waits ``first`` seconds, then twice, four times... up to ``cap``. Failures before
         ``forget_before`` are forgotten. The count grows in one UPDATE (no lost
         increments between processes)."""
         with self.db.sessions.begin() as s:
@@ -270,7 +277,7 @@ class AccountStore:
                     select(LoginThrottleModel.failures).where(LoginThrottleModel.key == key)
                 )
                 if failures is not None and failures >= free:
-                    wait = min(cap, 2.0 ** (failures - free))
+                    wait = min(cap, first * 2.0 ** min(failures - free, 40))
                     s.execute(
                         update(LoginThrottleModel)
                         .where(LoginThrottleModel.key == key)

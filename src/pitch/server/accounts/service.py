@@ -46,6 +46,8 @@ class AccountLimits:
     hash_queue: int = 8
     free_by_name: int = 5
     """Failed sign-ins under one name before the back-off starts (then 1 s, 2 s, 4 s...)."""
+    backoff_seconds: float = 1.0
+    """The first wait after the free failures; it doubles with each further one."""
     cap_by_name: float = 300.0
     free_by_address: int = 10
     """Failed sign-ins from one address (an IPv6 /64; its /56 and /48 get 4 and 16 times
@@ -175,20 +177,22 @@ class Accounts:
             for k, f in networks
         ]
 
-    async def _check_wait(self, keys: list[str]) -> None:
-        wait = await self.run_db(self.store.throttle_wait, keys, self.clock())
-        if wait > 0:
-            seconds = max(1, math.ceil(wait))
-            raise ServiceError(
-                429,
-                f"too many failed sign-ins; try again in {seconds} s",
-                "too_many_attempts",
-                retry_after=seconds,
-            )
+    @staticmethod
+    def _refuse(wait: float) -> ServiceError:
+        seconds = max(1, math.ceil(wait))
+        return ServiceError(
+            429,
+            f"too many failed sign-ins; try again in {seconds} s",
+            "too_many_attempts",
+            retry_after=seconds,
+        )
 
     async def _fail(self, keys: list[tuple[str, int, float]]) -> None:
         now = self.clock()
-        await self.run_db(self.store.throttle_fail, keys, now, now - self.limits.forget_seconds)
+        lim = self.limits
+        await self.run_db(
+            self.store.throttle_fail, keys, now, now - lim.forget_seconds, lim.backoff_seconds
+        )
 
     async def _verified(
         self,
@@ -206,10 +210,16 @@ class Accounts:
             key = _sha(name_key(name[:MAX_PASSWORD]))  # no account has it; counted all the same
         name_throttle = self._name_key(key)
         addresses = self._address_keys(networks)
+        waits = await self.run_db(
+            self.store.throttle_waits, [name_throttle, *(k for k, _, _ in addresses)], self.clock()
+        )
+        by_address = max((w for k, w in waits.items() if k != name_throttle), default=0.0)
+        if by_address > 0:
+            raise self._refuse(by_address)
         account = await self.run_db(self.store.by_key, key)
-        # A browser that signed in to this account before is spared its back-off.
-        spared = account is not None and self._device_of(device) == account.id
-        await self._check_wait([k for k, _, _ in addresses] + ([] if spared else [name_throttle]))
+        # A browser that signed in to this account before is spared the name's back-off.
+        if name_throttle in waits and (account is None or self._device_of(device) != account.id):
+            raise self._refuse(waits[name_throttle])
         plain = normalized(password) if MIN_PASSWORD <= len(password) <= MAX_PASSWORD else None
         encoded = account.password_hash if account is not None else None
         ok = await self.hasher.verify(encoded, plain or "")
