@@ -268,3 +268,17 @@ def test_a_guests_seats_become_the_accounts(accounts_server: ServerProcess) -> N
             assert r.json()["seats_linked"] == 1
         too_many = [forged] * 51
         _refused(_sign_in(c, "x", seats=too_many), 422, "bad_request")
+
+
+def test_a_seat_given_up_is_no_longer_the_accounts(accounts_server: ServerProcess) -> None:
+    # A seat left before the game starts is open again: the next guest who takes it
+    # must not sit there under this account.
+    with client(accounts_server) as c:
+        assert _sign_up(c, _name()).status_code == 201
+        t = c.post("/api/tables", json={"rules": {"players": 3}}).json()["id"]
+        with client(accounts_server) as guest:  # someone stays, so the table is kept
+            assert guest.post(f"/api/tables/{t}/seats/1", json={"name": "Bo"}).status_code == 200
+        token = c.post(f"/api/tables/{t}/seats/0", json={"name": "Ann"}).json()["token"]
+        assert [s["table"] for s in c.get("/api/account/export").json()["seats"]] == [t]
+        assert c.post(f"/api/tables/{t}/leave", json={"token": token}).status_code == 200
+        assert c.get("/api/account/export").json()["seats"] == []
