@@ -75,3 +75,25 @@ class _Blocking:
     def hash(self, _password: str) -> str:
         self.gate.wait()
         return "done"
+
+
+def test_an_unknown_name_costs_a_hash_like_a_wrong_password(tmp_path: Path) -> None:
+    # No account enumeration by timing: both answers wait for one Argon2 check.
+    with app_client(in_process_settings(tmp_path)) as c:
+        assert (
+            c.post("/api/accounts", json={"name": "Ann", "password": "x" * 12}).status_code == 201
+        )
+        hasher = c.app.state.service.accounts.hasher  # type: ignore[attr-defined]
+        checked: list[str] = []
+        real = hasher._verify
+
+        def counting(encoded: str, password: str) -> bool:
+            checked.append(encoded)
+            return bool(real(encoded, password))
+
+        hasher._verify = counting
+        for name in ("Ann", "Nobody"):
+            r = c.post("/api/session", json={"name": name, "password": "y" * 12})
+            assert r.status_code == 401
+        assert len(checked) == 2 and all(e.startswith("$argon2id$") for e in checked)
+        assert "m=65536,t=3,p=4" in checked[1]  # the dummy has today's parameters too
