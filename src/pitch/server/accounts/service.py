@@ -11,11 +11,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
+import os
 import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -42,8 +43,11 @@ class AccountLimits:
     """A session lives this long after it was last seen (sliding)."""
     touch_seconds: float = 3600.0
     """A session's expiry moves on at most once in this long (one write, not one a request)."""
-    hash_workers: int = 2
+    hash_workers: int = field(default_factory=lambda: max(1, (os.cpu_count() or 1) // 4))
+    """Hashes worked out at once: one per 4 cores, since one hash runs its 4 lanes on
+    4 threads of its own (a flood of sign-ins leaves the games most of the machine)."""
     hash_queue: int = 8
+    """Hashes that may wait for one of them; past that, 503 ``server_busy`` at once."""
     free_by_name: int = 5
     """Failed sign-ins under one name before the back-off starts (then 1 s, 2 s, 4 s...)."""
     backoff_seconds: float = 1.0
@@ -207,7 +211,7 @@ class Accounts:
         try:
             key = _sha(name_key(check_name(name)))
         except TextRefused:
-            key = _sha(name_key(name[:MAX_PASSWORD]))  # no account has it; counted all the same
+            key = _sha(name_key(name))  # no account has it; counted all the same
         name_throttle = self._name_key(key)
         addresses = self._address_keys(networks)
         waits = await self.run_db(

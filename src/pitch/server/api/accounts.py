@@ -39,7 +39,9 @@ def _secure(req: Request) -> bool:
     return req.url.scheme == "https"
 
 
-def _set_session(req: Request, resp: Response, svc: Service, signed: Signed) -> None:
+def _set_session(
+    req: Request, resp: Response, svc: Service, signed: Signed, *, device: bool = True
+) -> None:
     days = svc.accounts.limits.session_days
     resp.set_cookie(
         SESSION_COOKIE,
@@ -50,6 +52,8 @@ def _set_session(req: Request, resp: Response, svc: Service, signed: Signed) -> 
         httponly=True,
         samesite="lax",
     )
+    if not device:
+        return
     resp.set_cookie(
         DEVICE_COOKIE,
         svc.accounts.device_token(signed.account),
@@ -124,7 +128,7 @@ async def get_account(account: SignedIn, req: Request, resp: Response, svc: Serv
     # The cookie's Max-Age slides with the session's expiry on the server.
     sid = session_id(req)
     assert sid is not None
-    _set_session(req, resp, svc, Signed(account, sid))
+    _set_session(req, resp, svc, Signed(account, sid), device=False)
     return _account(account)
 
 
