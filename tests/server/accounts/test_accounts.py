@@ -4,6 +4,7 @@ account), names, cross-site requests, linked seats and the export."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from typing import Any
 
@@ -11,7 +12,7 @@ import httpx
 import pytest
 
 from tests.server.accounts.conftest import client
-from tests.server.helpers import ServerProcess
+from tests.server.helpers import Player, ServerProcess
 
 JSON = {"Content-Type": "application/json"}
 PASSWORD = "correct horse battery"
@@ -282,3 +283,25 @@ def test_a_seat_given_up_is_no_longer_the_accounts(accounts_server: ServerProces
         assert [s["table"] for s in c.get("/api/account/export").json()["seats"]] == [t]
         assert c.post(f"/api/tables/{t}/leave", json={"token": token}).status_code == 200
         assert c.get("/api/account/export").json()["seats"] == []
+
+
+def test_a_finished_game_and_its_rematch_are_the_accounts(accounts_server: ServerProcess) -> None:
+    base = accounts_server.base
+    with client(accounts_server) as c:
+        assert _sign_up(c, _name()).status_code == 201
+        t = c.post("/api/tables", json={"rules": {"players": 2, "target": 1}}).json()["id"]
+        mine = c.post(f"/api/tables/{t}/seats/0", json={"name": "Ann"}).json()["token"]
+        theirs = httpx.post(f"{base}/api/tables/{t}/seats/1", json={"name": "Bo"}).json()["token"]
+
+        async def both() -> None:
+            players = [Player(base, t, tok, seed=i) for i, tok in enumerate([mine, theirs])]
+            await asyncio.gather(*(p.play() for p in players))
+
+        asyncio.run(both())
+        r = c.post(f"/api/tables/{t}/rematch", json={"token": mine})
+        assert r.status_code == 200, r.text
+        new = r.json()["table"]
+        seats = {s["table"]: s for s in c.get("/api/account/export").json()["seats"]}
+        assert set(seats) == {t, new}
+        assert seats[t]["status"] == "over" and seats[t]["winner"] is not None
+        assert seats[new]["seat"] == 0
