@@ -40,7 +40,9 @@ MAX_RECORDS_BODY = 2 * 1024 * 1024
 async def _service_error(_req: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
     body = {"detail": exc.detail, "code": exc.code, **exc.extra}
-    return JSONResponse(body, status_code=exc.status)
+    wait = exc.extra.get("retry_after")
+    headers = {"Retry-After": str(wait)} if wait is not None else None
+    return JSONResponse(body, status_code=exc.status, headers=headers)
 
 
 async def _invalid(_req: Request, exc: Exception) -> JSONResponse:

@@ -44,6 +44,8 @@ LIMITS: dict[str, tuple[float, float, str | None]] = {
     "record_check_workers": (1, 16, "PITCH_RECORD_CHECK_WORKERS"),
     "reads_per_minute": (1, 1_000_000, "PITCH_READS_PER_MINUTE"),
     "seat_changes_per_minute": (1, 1_000_000, "PITCH_SEAT_CHANGES_PER_MINUTE"),
+    "signups_per_hour": (1, 1_000_000, "PITCH_SIGNUPS_PER_HOUR"),
+    "login_backoff_seconds": (0.1, 3600, "PITCH_LOGIN_BACKOFF"),
     "lease_seconds": (1, 3600, "PITCH_LEASE_SECONDS"),
     "ws_ping_seconds": (0.1, 3600, "PITCH_WS_PING"),
     "idle_evict_seconds": (1, 86_400, None),
@@ -175,6 +177,12 @@ class Settings:
     )
     """Seats claimed, taken by quick play or left, per client address: each is a write
     to the store and a message to everyone at the table."""
+    signups_per_hour: float = field(default_factory=lambda: _env("signups_per_hour", 10.0))
+    """Accounts one address (an IPv6 /64; its /56 and /48: 4 and 16 times as many) may
+    make an hour, all at once at most; counted by each process (docs/server.md)."""
+    login_backoff_seconds: float = field(default_factory=lambda: _env("login_backoff_seconds", 1.0))
+    """The first wait after the free failed sign-ins; each further failure doubles it,
+    up to 5 minutes for a name and 15 for an address (docs/server.md, "Accounts")."""
     lease_seconds: float = field(default_factory=lambda: _env("lease_seconds", 5.0))
     """How long this process's hold on its tables outlives its last heartbeat (one
     every fifth of it): after a crash, other processes adopt its tables this much

@@ -24,13 +24,14 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from pitch.server.accounts.service import AccountLimits, Accounts
 from pitch.server.botplay.scheduler import Scheduler
 from pitch.server.botplay.workers import QUICK_WORKERS, BotPool
 from pitch.server.kernel.errors import ServiceError
 from pitch.server.kernel.events import Bus
 from pitch.server.lobby.quickplay import QuickSeats
 from pitch.server.lobby.rematch import Rematches
-from pitch.server.ratings import Ratings, SeatAccounts, no_accounts
+from pitch.server.ratings import Ratings, SeatAccounts
 from pitch.server.realtime.connections import Connections, SocketLimits
 from pitch.server.realtime.sockets import Sockets
 from pitch.server.settings import Settings
@@ -41,6 +42,7 @@ from pitch.server.tables.ownership import Lease
 from pitch.server.tables.play import Play
 from pitch.server.tables.seats import SeatClaims
 from pitch.store import Database, InstanceLease, TableRepo
+from pitch.store.accounts import AccountStore
 
 __all__ = ["ServiceError", "TableService"]
 
@@ -48,9 +50,10 @@ log = logging.getLogger("pitch.server")
 
 T = TypeVar("T")
 
-seat_accounts: SeatAccounts = no_accounts
+seat_accounts: SeatAccounts | None = None
 """Which seats of a table signed-in players hold (the ratings room asks, in the
-database's threads): the accounts room's reading of ``seats.account_id``."""
+database's threads). ``None``: the accounts store's reading of ``seats.account_id``;
+a test may put its own here before the service is built."""
 
 
 class TableService:
@@ -137,7 +140,17 @@ class TableService:
             bot_delay=settings.quick_bot_delay,
         )
         self.rematches = Rematches(self.lifecycle, self.seats, self.quick)
-        self.ratings = Ratings(self.db, self.repo, self.run_db, seat_accounts)
+        account_store = AccountStore(self.db)
+        self.accounts = Accounts(
+            account_store,
+            self.run_db,
+            secret=self.repo.client_secret(),
+            limits=AccountLimits(backoff_seconds=settings.login_backoff_seconds),
+        )
+        """Optional accounts and their sessions (it calls no other room)."""
+        self.ratings = Ratings(
+            self.db, self.repo, self.run_db, seat_accounts or account_store.seat_accounts
+        )
         self.bus.subscribe(HandDealt, self.quick.hand_dealt)
         self.bus.subscribe(TableChanged, self.scheduler.table_changed)
         self.bus.subscribe(GameFinished, self.ratings.game_finished)
@@ -159,6 +172,7 @@ class TableService:
         except Exception:  # the database is away: the next start sweeps
             log.exception("the ratings sweep failed")
         self.bots.warm()
+        await self.accounts.hasher.warm()
         life.start_sweeping()
         self.owners.start(lost=life.lease_lost, regained=life.resume, asked=life.hand_over)
 
@@ -166,6 +180,7 @@ class TableService:
         await self.owners.stop()
         self.lifecycle.stop()
         self.bots.close()
+        self.accounts.close()
         self._db_pool.submit(self.repo.writer.checkpoint)
         self._db_pool.submit(self.repo.writer.close)
         self._db_pool.submit(self.owners.store.release)  # others may adopt at once

@@ -49,6 +49,10 @@ class SeatModel(Base):
     name: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """sha256 of the seat token; the token itself is never stored."""
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id"), nullable=True, index=True
+    )
+    """The signed-in player who took the seat (``None``: a guest, or a bot)."""
 
 
 class EventModel(Base):
@@ -120,6 +124,55 @@ class SecretModel(Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
+
+
+class AccountModel(Base):
+    """A player's account (docs/server.md, "Accounts"). Deleting one keeps the row
+    (its games and, later, its ratings name it): the name becomes "deleted player N"
+    and the password hash and sessions go."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64))
+    """The name as the player typed it (after the name rule: NFKC, spaces folded)."""
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    """sha256 of the case-folded NFKC name: no two accounts differ only in case."""
+    name_skeleton: Mapped[str] = mapped_column(String(64), unique=True)
+    """sha256 of the UTS #39 confusable skeleton: no two accounts look alike. Both keys
+    stay when the account is deleted, so nobody can take the name of someone gone."""
+    password_hash: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    """Argon2id (argon2-cffi's encoded form); ``None`` once deleted."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SessionModel(Base):
+    """A signed-in browser: the cookie holds the session id, the store only its hash."""
+
+    __tablename__ = "sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class LoginThrottleModel(Base):
+    """Failed sign-ins counted by name and by address (keyed hashes), shared by every
+    server process: the back-off holds through whichever one a guess reaches."""
+
+    __tablename__ = "login_throttle"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    last_at: Mapped[float] = mapped_column(Float)
+    """When the last failure was (seconds since the epoch)."""
+    next_at: Mapped[float] = mapped_column(Float)
+    """No sign-in under this key is tried before then."""
 
 
 class RatingModel(Base):

@@ -127,7 +127,7 @@ class OpenSeats:
             table_id,
             seat,
             (SeatModel.token_hash == token_hash,),
-            {"name": None, "token_hash": None},
+            {"name": None, "token_hash": None, "account_id": None},
             "is not held by that token",
         )
 

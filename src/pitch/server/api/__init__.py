@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from pitch.server.api import lobby, pages, quickplay, records, tables
+from pitch.server.api import accounts, lobby, pages, quickplay, records, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     tables.router,
@@ -14,4 +14,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     records.router,
     lobby.router,
     pages.router,
+    accounts.router,
 )

@@ -22,6 +22,7 @@ from pitch.server.kernel.limits import (
 from pitch.server.kernel.schemas import Problem
 from pitch.server.settings import Settings
 from pitch.server.wiring import TableService
+from pitch.store.accounts import AccountRow
 
 TableId = Annotated[str, PathParam(min_length=1, max_length=32, pattern=r"^[a-z0-9]+$")]
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -52,6 +53,8 @@ class Limits:
     """Reads of tables and game lists, which may go to the store."""
     seats: KeyedBuckets
     """Seats claimed or left: writes to the store."""
+    signups: KeyedBuckets
+    """Accounts made (``signups_per_hour``)."""
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
@@ -61,6 +64,9 @@ class Limits:
             hands=_buckets(settings.record_hands_per_minute),
             reads=_buckets(settings.reads_per_minute),
             seats=_buckets(settings.seat_changes_per_minute),
+            signups=KeyedBuckets(
+                rate=settings.signups_per_hour / 3600.0, burst=settings.signups_per_hour
+            ),
         )
 
 
@@ -91,6 +97,31 @@ def get_networks(conn: HTTPConnection) -> list[tuple[str, float]]:
 Service = Annotated[TableService, Depends(get_service)]
 Client = Annotated[str, Depends(get_client)]
 Networks = Annotated[list[tuple[str, float]], Depends(get_networks)]
+
+
+SESSION_COOKIE = "pitch_session"
+
+
+def session_id(req: Request) -> str | None:
+    return req.cookies.get(SESSION_COOKIE)
+
+
+async def maybe_signed_in(req: Request, svc: Service) -> AccountRow | None:
+    """The signed-in account, or ``None`` for a guest (no cookie: no database read)."""
+    sid = session_id(req)
+    return None if sid is None else await svc.accounts.signed_in(sid)
+
+
+async def signed_in(
+    account: Annotated[AccountRow | None, Depends(maybe_signed_in)],
+) -> AccountRow:
+    if account is None:
+        raise ServiceError(401, "not signed in", "signed_out")
+    return account
+
+
+MaybeSignedIn = Annotated[AccountRow | None, Depends(maybe_signed_in)]
+SignedIn = Annotated[AccountRow, Depends(signed_in)]
 
 
 class Limit:
@@ -134,6 +165,10 @@ def read_limit(conn: HTTPConnection, who: Networks) -> Limit:
 
 def seat_limit(conn: HTTPConnection, who: Networks) -> Limit:
     return Limit(_limits(conn).seats, who, "too many seats taken or left; wait a minute")
+
+
+def signup_limit(conn: HTTPConnection, who: Networks) -> Limit:
+    return Limit(_limits(conn).signups, who, "too many accounts made; wait an hour")
 
 
 CreationLimit = Annotated[Limit, Depends(creation_limit)]

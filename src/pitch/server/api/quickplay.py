@@ -10,6 +10,7 @@ from pitch.server.api.deps import (
     BaseUrl,
     Client,
     CreationLimit,
+    MaybeSignedIn,
     SeatLimit,
     Service,
     TableId,
@@ -34,13 +35,20 @@ async def quick_play(
 
 @router.post("/api/tables/{table_id}/quickseat")
 async def quick_seat(
-    table_id: TableId, body: ClaimSeat, svc: Service, base: BaseUrl, limit: SeatLimit
+    table_id: TableId,
+    body: ClaimSeat,
+    svc: Service,
+    base: BaseUrl,
+    limit: SeatLimit,
+    account: MaybeSignedIn,
 ) -> QuickSeat:
     """Take a seat at a quick-play table: its free seat, or an open bot seat, which
     is yours when the hand in play ends (``waiting``; watch meanwhile). 409: no seat
     is open (someone was quicker: ask ``/api/quickplay`` again, avoiding it)."""
     limit.take()
     seat, token, joined = await svc.quick.seat(table_id, body.name)
+    if account is not None:  # a signed-in player's seat is their account's too
+        await svc.accounts.link_seats(account, [(table_id, token)])
     return QuickSeat(
         table=table_id,
         seat=seat,

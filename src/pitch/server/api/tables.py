@@ -12,6 +12,7 @@ from pitch.server.api.deps import (
     BaseUrl,
     Client,
     CreationLimit,
+    MaybeSignedIn,
     ReadLimit,
     SeatLimit,
     Service,
@@ -79,10 +80,14 @@ async def claim_seat(
     svc: Service,
     base: BaseUrl,
     limit: SeatLimit,
+    account: MaybeSignedIn,
 ) -> Claimed:
-    """Take an open human seat. The answer's ``token`` is the only key to the seat."""
+    """Take an open human seat. The answer's ``token`` is the only key to the seat;
+    a signed-in player's seat is also their account's."""
     limit.take()
     token = await svc.seats.claim(table_id, seat, body.name)
+    if account is not None:
+        await svc.accounts.link_seats(account, [(table_id, token)])
     return Claimed(table=table_id, seat=seat, token=token, ws_url=ws_url(base, table_id))
 
 
@@ -102,7 +107,13 @@ async def leave_table(
 
 @router.post("/api/tables/{table_id}/rematch")
 async def rematch(
-    table_id: TableId, body: Rematch, svc: Service, who: Client, base: BaseUrl, limit: CreationLimit
+    table_id: TableId,
+    body: Rematch,
+    svc: Service,
+    who: Client,
+    base: BaseUrl,
+    limit: CreationLimit,
+    account: MaybeSignedIn,
 ) -> Claimed:
     """Play again at a finished table: same rules, options and seats, the deal passed
     on to the next seat. The first player to ask makes the rematch (the others see
@@ -111,6 +122,8 @@ async def rematch(
     game is not over, or the seat in the rematch is taken already; 429: the asker who
     would make it has made its most tables a minute, or has its most unfinished."""
     new, seat, token = await svc.rematches.rematch(table_id, body.token, who, limit.take)
+    if account is not None:
+        await svc.accounts.link_seats(account, [(new, token)])
     return Claimed(table=new, seat=seat, token=token, ws_url=ws_url(base, new))
 
 

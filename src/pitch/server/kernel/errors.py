@@ -45,6 +45,17 @@ HTTP_CODES: dict[str, str] = {
         "the table is moving to this process, the database failed, or the server checks as "
         "many records as it may; try again"
     ),
+    "name_in_use": "an account goes by that name, or one that looks like it (as `name_taken`)",
+    "bad_password": "a new password is shorter than `min` or longer than `max` characters",
+    "bad_login": (
+        "the name or the password is wrong (one answer for both: it never tells whether "
+        "an account has that name)"
+    ),
+    "signed_out": "not signed in: no session, or one that ended, expired or whose account is gone",
+    "too_many_attempts": (
+        "too many failed sign-ins from this address or under this name: try again after "
+        "`retry_after` seconds (also the `Retry-After` header)"
+    ),
     "other_site": "a change sent from another site's page (`Origin`)",
     "not_json": "a `POST` that is not `Content-Type: application/json`",
     "too_large": "the request body is larger than the server takes",
@@ -53,7 +64,13 @@ HTTP_CODES: dict[str, str] = {
 """Every ``code`` an HTTP error answer may carry (docs/server.md, "HTTP errors"): a
 client shows its own words for it, in its reader's language; ``detail`` is English."""
 
-_BY_STATUS = {403: "bad_token", 404: "no_table", 429: "too_many_requests", 503: "server_busy"}
+_BY_STATUS = {
+    401: "signed_out",
+    403: "bad_token",
+    404: "no_table",
+    429: "too_many_requests",
+    503: "server_busy",
+}
 
 
 class ServiceError(Exception):

@@ -254,3 +254,8 @@ class Problem(BaseModel):
     reason: str | None = None
     """Why a ``bad_name`` is refused (``pitch.server.kernel.text.REASONS``: ``empty``,
     ``too_long``, ``invisible``, ``marks``, ``mixed_script``)."""
+    retry_after: int | None = None
+    """Seconds to wait before the next try (``too_many_attempts``)."""
+    min: int | None = None
+    """A ``bad_password``'s bounds, in characters."""
+    max: int | None = None

@@ -2,11 +2,11 @@
 games rated, one row each, written in the same transaction as the ratings they
 changed (``pitch.server.ratings``).
 
-No foreign key to ``accounts`` yet: that table comes with accounts (0008), and this
-migration is chained after it when both land.
+``account_id`` is an ``accounts.id`` (0008). No foreign key: an account is never
+deleted as a row (its name is blanked), and the rating store is tested on its own.
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 Create Date: 2026-12-06
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0007"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

@@ -105,6 +105,12 @@ function knownError(code, extra) {
     other_site: t("The request came from another site's page, so it was refused."),
     too_slow: t("The request took too long to arrive; try again."),
     hint_failed: t("No hint could be worked out in time; try again."),
+    // Accounts (docs/server.md, "Accounts").
+    name_in_use: t("Someone already has an account by that name, or one that looks like it; choose another."),
+    bad_password: t("A password needs {min} to {max} characters.", { min: extra.min ?? 8, max: extra.max ?? 256 }),
+    bad_login: t("The name or the password is wrong."),
+    signed_out: t("You are not signed in, or your session has ended; sign in again."),
+    too_many_attempts: t("Too many failed sign-ins; wait a while and try again."),
     // A request or message the server could not read: the client sent it, so a reload
     // (a newer client) is what may help. FastAPI's own 422 is `bad_request`.
     bad_request: notUnderstood,
