@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitch.engine import DEAL, OVER, GameState, Rules
+
+if TYPE_CHECKING:
+    from pitch.fastcore.search import Sliced
 
 
 def checked_hands(rules: Rules, hands: int, seed: int) -> float:
@@ -165,8 +168,8 @@ def search_rollouts(rules: Rules, bot: str, seconds: float, seed: int) -> float:
         p = PimcBot(rng=random.Random(seed), time=seconds)
         search = p._search
 
-        def counted_search(*args: Any, **kwargs: Any) -> list[list[float]]:
-            values = search(*args, **kwargs)
+        def counted_search(*args: Any, **kwargs: Any) -> Sliced[list[list[float]]]:
+            values = yield from search(*args, **kwargs)
             count[0] += sum(len(v) for v in values)
             return values
 

@@ -43,7 +43,7 @@ from pitch.bots.explain import Advice, Evidence
 from pitch.bots.options import SECONDS, Opt
 from pitch.engine import PlayerView
 from pitch.engine.state import BID
-from pitch.fastcore.search import PimcSearch, view_action
+from pitch.fastcore.search import PimcSearch, Sliced, drain, view_action
 
 ROLLOUTS = ("heuristic", "random")
 """The rollout policies a search may finish its hands with (:func:`fastcore.policy_mask`)."""
@@ -126,26 +126,31 @@ class PimcBot(Bot):
     def decide(
         self, view: PlayerView, *, since: float | None = None, by: float | None = None
     ) -> Advice:
+        return drain(self.sliced(view, since=since, by=by))
+
+    def sliced(
+        self, view: PlayerView, *, since: float | None = None, by: float | None = None
+    ) -> Sliced[Advice]:
         legal = list(view.legal_actions())
         if len(legal) == 1:
             return Advice(legal[0])
         stop = deadline(self.time, since, by)
         if view.phase == BID:
             samples = self.samples * self.bid_factor
-            values = self._search(view, legal, samples, self.bid_bonus, stop)
+            values = yield from self._search(view, legal, samples, self.bid_bonus, stop)
             action = self._bid(view, legal, values)
         else:
-            values = self._search(view, legal, self.samples, WIN_BONUS, stop)
+            values = yield from self._search(view, legal, self.samples, WIN_BONUS, stop)
             totals = [sum(v) for v in values]
             action = legal[max(range(len(legal)), key=lambda i: (totals[i], -legal[i]))]
         return Advice(action, _evidence(legal, values, action, self.game))
 
     def _search(
         self, view: PlayerView, legal: list[int], samples: int, bonus: float, stop: float | None
-    ) -> list[list[float]]:
+    ) -> Sliced[list[list[float]]]:
         """Per legal action, its payoff on each sampled deal (the same deals for every
         action, so differences between actions are paired), until ``stop``."""
-        return self.kernel.values(
+        return self.kernel.sliced(
             view, legal, samples, bonus, self.rng, tries=self.tries, deadline=stop
         )
 
