@@ -181,7 +181,9 @@ JOBS_PER_WORKER = 32
 """Jobs one worker holds at once, served in slices (:class:`Slices`); more wait for room
 in turns by client (:class:`BotPool`). Twenty addresses' two tables each of the costliest
 bot, and a table of someone else's, fit in two workers; each held job costs a bot and its
-search arrays (kilobytes; a tree that grows with the search it gets)."""
+search arrays (kilobytes; a tree that grows with the search it gets). It also bounds what
+a worker that stops reading can be sent (a job is about 1 KB pickled, far below a pipe's
+buffer), so the server never blocks on sending to one."""
 
 
 def quick(spec: str) -> bool:
