@@ -52,6 +52,8 @@ class Limits:
     """Reads of tables and game lists, which may go to the store."""
     seats: KeyedBuckets
     """Seats claimed or left: writes to the store."""
+    analyses: KeyedBuckets
+    """New analysis jobs (a stored analysis is free)."""
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
@@ -61,6 +63,7 @@ class Limits:
             hands=_buckets(settings.record_hands_per_minute),
             reads=_buckets(settings.reads_per_minute),
             seats=_buckets(settings.seat_changes_per_minute),
+            analyses=_buckets(settings.analyses_per_minute),
         )
 
 
@@ -136,6 +139,11 @@ def seat_limit(conn: HTTPConnection, who: Networks) -> Limit:
     return Limit(_limits(conn).seats, who, "too many seats taken or left; wait a minute")
 
 
+def analysis_limit(conn: HTTPConnection, who: Networks) -> Limit:
+    return Limit(_limits(conn).analyses, who, "too many games analysed; wait a minute")
+
+
+AnalysisLimit = Annotated[Limit, Depends(analysis_limit)]
 CreationLimit = Annotated[Limit, Depends(creation_limit)]
 CheckLimit = Annotated[Limit, Depends(check_limit)]
 HandsLimit = Annotated[Limit, Depends(hands_limit)]
