@@ -105,6 +105,9 @@ function knownError(code, extra) {
     other_site: t("The request came from another site's page, so it was refused."),
     too_slow: t("The request took too long to arrive; try again."),
     hint_failed: t("No hint could be worked out in time; try again."),
+    bad_record: t("This record breaks the rules, so it cannot be analysed."),
+    record_too_long: t("This game is too long to analyse."),
+    no_job: t("The analysis was lost (the server restarted); ask for it again."),
     // A request or message the server could not read: the client sent it, so a reload
     // (a newer client) is what may help. FastAPI's own 422 is `bad_request`.
     bad_request: notUnderstood,
