@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from pitch.bots.analysis import DEALS
-from pitch.server.analysis import Analyses, AnalysisLimits
+from pitch.server.analysis.room import Analyses, AnalysisLimits
 from pitch.server.botplay.scheduler import Scheduler
 from pitch.server.botplay.workers import QUICK_WORKERS, BotPool
 from pitch.server.kernel.errors import ServiceError

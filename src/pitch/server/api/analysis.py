@@ -12,8 +12,15 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
-from pitch.server.analysis import Job, Prepared, prepare_upload
-from pitch.server.analysis.upload import AnalysisIn, Refused, canonical, decisions_in
+from pitch.server.analysis.room import Job
+from pitch.server.analysis.upload import (
+    AnalysisIn,
+    Prepared,
+    Refused,
+    canonical,
+    decisions_in,
+    prepare_upload,
+)
 from pitch.server.api.deps import ERRORS, AnalysisLimit, Client, ReadLimit, Service
 from pitch.server.kernel.errors import ServiceError
 from pitch.server.kernel.schemas import Problem
