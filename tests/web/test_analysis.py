@@ -138,3 +138,35 @@ def test_the_game_over_panel_analyses_the_game(
     expect(page.locator(".accuracy tbody tr")).to_have_count(2)
     assert page.js_errors == []
     page.context.close()
+
+
+def test_an_analysis_that_does_not_fit_the_game_is_refused(browser: Any, server_url: str) -> None:
+    # The viewer trusts no answer: an analysis whose decisions are not this game's
+    # bids and cards (here: one decision's action changed to another legal one) is
+    # refused with words in the reader's language, and nothing of it is shown.
+    page = new_page(browser)
+    page.goto(server_url + "/#replay")
+    page.wait_for_selector("body.ready")
+    page.set_input_files("#record-file", str(DATA / "partners.jsonl"))
+    expect(page.locator(".replay-controls")).to_be_visible()
+
+    def forged(route: Any) -> None:
+        answer = route.fetch()
+        body = answer.json()
+        if body.get("result") is None:  # the job still runs: its progress as it is
+            route.fulfill(response=answer)
+            return
+        decisions = body["result"]["games"][0]["decisions"]
+        d = next(x for x in decisions if len(x["values"]) > 1)
+        # Another legal action of that decision: valid on its own, not what was played.
+        d["action"] = next(k for k in d["values"] if k != d["action"])
+        route.fulfill(response=answer, json=body)
+
+    page.route("**/api/analysis", forged)
+    page.route("**/api/analysis/*", forged)
+    page.click("#analyse-game")
+    alert = page.locator("#analysis [role=alert]")
+    expect(alert).to_have_text("The analysis could not be read; try again.", timeout=margin_ms(240))
+    expect(page.locator(".chart-box")).to_have_count(0)
+    assert page.js_errors == []
+    page.context.close()

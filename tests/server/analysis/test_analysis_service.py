@@ -207,6 +207,8 @@ def test_large_long_and_refused_records(make_server: Any) -> None:
     assert post(srv.base, {"table": "nosuch"}).json()["code"] == "no_table"
     r = httpx.get(srv.base + "/api/analysis/nosuchjob")
     assert r.status_code == 404 and r.json()["code"] == "no_job"
+    for code in ("too_large", "record_too_long", "bad_record", "not_over", "no_job"):
+        assert _known_to_the_browser(code), code
     assert health(srv.base)["jobs"] == 0
 
 
