@@ -217,11 +217,13 @@ export function chart(a, game, index, go, sideLabel) {
     },
     svg,
   );
+  // The figures are those of the decision shown (or the last one before it): the same
+  // seat's view as its note below, so the two never disagree.
   const legend = h(
     "ul",
     { class: "chart-legend" },
     Array.from({ length: sides }, (_, side) =>
-      h("li", {}, h("span", { class: `swatch side-${side % 7}`, "aria-hidden": "true" }), sideLabel(side), " ", h("b", {}, pct((pts[here] ?? null)?.chances[side] ?? 0.5))),
+      h("li", {}, h("span", { class: `swatch side-${side % 7}`, "aria-hidden": "true" }), sideLabel(side), " ", h("b", {}, now ? pct(now.chances[side]) : "–")),
     ),
   );
   return h("div", { class: "chance" }, legend, box);
