@@ -16,7 +16,8 @@ export class ApiError extends Error {
 async function call(method, path, body) {
   const res = await fetch(path, {
     method,
-    headers: body ? { "Content-Type": "application/json" } : {},
+    // Every change is sent as JSON, with or without a body (the server refuses others).
+    headers: body || method !== "GET" ? { "Content-Type": "application/json" } : {},
     body: body ? JSON.stringify(body) : undefined,
   });
   let data = null;
@@ -53,3 +54,15 @@ export function socketUrl(id) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   return `${proto}//${location.host}/ws/tables/${id}`;
 }
+
+// Accounts (optional; docs/server.md, "Accounts"). `seats`: this browser's seat tokens,
+// which become the account's.
+export const signUp = (name, password, seats) => call("POST", "/api/accounts", { name, password, seats });
+export const signIn = (name, password, seats) => call("POST", "/api/session", { name, password, seats });
+export const signOut = () => call("DELETE", "/api/session");
+export const signOutEverywhere = () => call("DELETE", "/api/sessions");
+export const account = () => call("GET", "/api/account");
+export const changePassword = (password, newPassword) =>
+  call("POST", "/api/account/password", { password, new_password: newPassword });
+export const deleteAccount = (password) => call("DELETE", "/api/account", { password });
+export const exportUrl = "/api/account/export";

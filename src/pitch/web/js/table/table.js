@@ -403,6 +403,8 @@ function drawPage() {
     facts,
   );
   markStandIns(board, m.seats);
+  // A rated game says so where trump and the contract are shown.
+  if (S.info?.options?.rated) facts.prepend(h("span", { class: "rated-badge", id: "rated-badge" }, t("Rated")));
   const mid = board.querySelector(".middle");
   mid.addEventListener("dragover", (e) => {
     e.preventDefault();
