@@ -3,6 +3,7 @@
 
 import * as api from "./api.js";
 import { h, toast } from "./dom.js";
+import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { apiError } from "./messages.js";
 import { heldSeats } from "./mytables.js";
@@ -77,15 +78,16 @@ export async function signOut() {
 /** The top bar's entry: "Sign in" for a guest, else the name with its menu. */
 export function accountEntry() {
   if (!me) {
-    return h("button", { type: "button", class: "account-button", id: "sign-in-button", onclick: () => openSignIn() }, t("Sign in"));
+    return h("button", { type: "button", class: "account-button", id: "sign-in-button", onclick: () => openSignIn() }, icon("person"), h("span", { class: "link-text" }, t("Sign in")));
   }
   const menu = h(
     "details",
     { class: "account-menu", id: "account-menu" },
-    h("summary", { "aria-label": t("Account: {name}", { name: me.name }) }, h("span", { class: "account-name" }, me.name)),
+    h("summary", { "aria-label": t("Account: {name}", { name: me.name }) }, icon("person"), h("span", { class: "account-initial", "aria-hidden": "true" }, Array.from(me.name)[0] || "?"), h("span", { class: "account-name" }, me.name)),
     h(
       "div",
       { class: "account-items" },
+      h("p", { class: "account-who" }, me.name),
       h("a", { href: "/account", id: "my-account-link" }, t("My account")),
       h("button", { type: "button", id: "sign-out-button", onclick: () => signOut() }, t("Sign out")),
     ),
