@@ -9,6 +9,7 @@ import asyncio
 import json
 import secrets
 import time
+import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -41,6 +42,11 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("accounts-web")
     with serving(tmp, PITCH_SIGNUPS_PER_HOUR="1000000", PITCH_LOGIN_BACKOFF="600") as u:
         yield u
+
+
+def get_json(address: str) -> dict[str, Any]:
+    with urllib.request.urlopen(address, timeout=30) as r:
+        return dict(json.load(r))
 
 
 def _name() -> str:
@@ -149,9 +155,9 @@ def test_a_refused_sign_in_is_said_in_russian(browser: Any, url: str) -> None:
     page.context.close()
 
 
-def _play_rated_game(url: str, names: list[str]) -> None:
+def _play_rated_game(url: str, names: list[str]) -> tuple[str, list[str]]:
     """Two accounts take the seats of a rated heads-up table and play it out; returns
-    once both ratings are written."""
+    the table and the seats' tokens once both ratings are written."""
     clients = [httpx.Client(base_url=url, timeout=60) for _ in names]
     try:
         for c, n in zip(clients, names, strict=True):
@@ -179,6 +185,7 @@ def _play_rated_game(url: str, names: list[str]) -> None:
         while not all(c.get("/api/account").json()["ratings"] for c in clients):
             assert time.monotonic() < deadline, "the ratings were not written"
             time.sleep(0.2)
+        return table, tokens
     finally:
         for c in clients:
             c.close()
@@ -300,6 +307,29 @@ def test_rated_choice_on_the_new_table_form(browser: Any, url: str, lang: str) -
     page.click("#create-table")
     expect(page.locator("#rated-badge")).to_be_visible()
     shot(page, f"accounts-rated-table-{lang}", full=False)
+    assert _missing(page) == []
+    assert page.js_errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_game_over_panel_shows_the_rating_change(browser: Any, url: str, lang: str) -> None:
+    names = [_name(), _name()]
+    table, tokens = _play_rated_game(url, names)
+    ratings = get_json(f"{url}/api/tables/{table}/ratings")
+    mine = next(s for s in ratings["seats"] if s["seat"] == 0)
+    delta = mine["after"] - mine["before"]
+    locale, size = LOOKS[lang]
+    page = new_page(browser, locale=locale, **size)
+    seat_in(page, table, 0, tokens[0])
+    page.goto(url + "/")
+    sign_in(page, names[0])
+    page.goto(f"{url}/t/{table}")
+    change = page.locator("#game-over #rating-change")
+    expect(change).to_contain_text(f"{mine['before']} → {mine['after']}")
+    expect(change).to_contain_text(f"{'+' if delta > 0 else '−'}{abs(delta)}")
+    change.scroll_into_view_if_needed()
+    shot(page, f"accounts-game-over-{lang}", full=False)
     assert _missing(page) == []
     assert page.js_errors == []
     page.context.close()

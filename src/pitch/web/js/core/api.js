@@ -47,6 +47,8 @@ export const ruleOptions = () => call("GET", "/api/rules/options");
 export const quickPlay = (body) => call("POST", "/api/quickplay", body);
 /** ...and the seat there (409: taken meanwhile). */
 export const quickSeat = (id, name) => call("POST", `/api/tables/${id}/quickseat`, { name });
+/** A rated game's rating changes by seat (`rated` false until written). */
+export const tableRatings = (id) => call("GET", `/api/tables/${id}/ratings`);
 export const rematch = (id, token) => call("POST", `/api/tables/${id}/rematch`, { token });
 
 /** The table socket's address for this page. */
