@@ -51,11 +51,15 @@ function draw() {
     return;
   }
   root.append(
-    h("section", { class: "panel account-page" }, h("h1", {}, t("My account")), h("p", { class: "account-title" }, h("strong", { id: "account-page-name" }, me.name))),
-    ratingsPanel(me),
-    passwordPanel(me),
-    dataPanel(),
-    deletePanel(me),
+    h(
+      "div",
+      { class: "account-wrap" },
+      h("section", { class: "panel account-page" }, h("h1", {}, t("My account")), h("p", { class: "account-title" }, h("strong", { id: "account-page-name" }, me.name))),
+      ratingsPanel(me),
+      passwordPanel(me),
+      dataPanel(),
+      deletePanel(me),
+    ),
   );
 }
 
@@ -138,7 +142,7 @@ function dataPanel() {
     h("h2", { id: "data-title" }, t("Sessions and data")),
     h(
       "div",
-      { class: "buttons" },
+      { class: "buttons start" },
       h(
         "button",
         {

@@ -111,7 +111,9 @@ function knownError(code, extra) {
     bad_password: t("A password needs {min} to {max} characters.", { min: extra.min ?? 8, max: extra.max ?? 256 }),
     bad_login: t("The name or the password is wrong."),
     signed_out: t("You are not signed in, or your session has ended; sign in again."),
-    too_many_attempts: Number.isInteger(extra.retry_after)
+    too_many_attempts: Number.isInteger(extra.retry_after) && extra.retry_after > 120
+      ? tn("Too many failed sign-ins; try again in {n} minute.", "Too many failed sign-ins; try again in {n} minutes.", Math.ceil(extra.retry_after / 60))
+      : Number.isInteger(extra.retry_after)
       ? tn("Too many failed sign-ins; try again in {n} second.", "Too many failed sign-ins; try again in {n} seconds.", extra.retry_after)
       : t("Too many failed sign-ins; wait a while and try again."),
     // A request or message the server could not read: the client sent it, so a reload
