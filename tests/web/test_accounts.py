@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import secrets
 import time
 import urllib.request
@@ -28,8 +29,8 @@ pytest.importorskip("websockets", reason="needs the server extra")
 from tests.server.helpers import Player
 
 PASSWORD = "correct horse battery"
-WIDE = {"viewport": {"width": 1280, "height": 800}}
-LOOKS = {"en": ("en-US", WIDE), "ru": ("ru-RU", PHONE)}
+WIDE: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+LOOKS: dict[str, tuple[str, dict[str, Any]]] = {"en": ("en-US", WIDE), "ru": ("ru-RU", PHONE)}
 # axe at 390 and 1280 on the laptop's page; the phone's (a mobile viewport) as it is.
 A11Y_SIZES = {"en": SIZES, "ru": None}
 
@@ -307,6 +308,12 @@ def test_rated_choice_on_the_new_table_form(browser: Any, url: str, lang: str) -
     page.click("#create-table")
     expect(page.locator("#rated-badge")).to_be_visible()
     shot(page, f"accounts-rated-table-{lang}", full=False)
+    # Quick play, rated: a rated table with bots, at once.
+    page.goto(url + "/")
+    page.locator("#quick-rated").check()
+    page.click("#quick-play")
+    expect(page).to_have_url(re.compile(r"/t/[a-z0-9]+$"))
+    expect(page.locator("#rated-badge")).to_be_visible()
     assert _missing(page) == []
     assert page.js_errors == []
     page.context.close()
