@@ -36,3 +36,9 @@ async def invite(table_id: str) -> FileResponse:
 async def rules_page() -> FileResponse:
     """The rules are a page of the web client too (its router shows them)."""
     return FileResponse(STATIC / "index.html")
+
+
+@router.get("/account")
+async def account_page() -> FileResponse:
+    """My account is a page of the web client (it asks GET /api/account itself)."""
+    return FileResponse(STATIC / "index.html")

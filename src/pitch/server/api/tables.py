@@ -29,6 +29,7 @@ from pitch.server.kernel.schemas import (
     SeatInfo,
     TableInfo,
 )
+from pitch.server.ratings.schemas import TableRatings
 from pitch.server.tables.live import LiveTable
 from pitch.server.tables.table_json import seat_list, state_message
 from pitch.server.tables.view_json import hand_results
@@ -132,6 +133,15 @@ async def public_state(table_id: TableId, svc: Service, reads: ReadLimit) -> dic
     """The spectators' ``state`` message (public information only)."""
     reads.take()
     return state_message(await svc.lifecycle.find(table_id), None)
+
+
+@router.get("/api/tables/{table_id}/ratings")
+async def table_ratings(table_id: TableId, svc: Service, reads: ReadLimit) -> TableRatings:
+    """A rated game's rating changes by seat (before, after), once the ratings room has
+    written them: ``rated`` false until then (and for a casual table). Public, as the
+    game's record is."""
+    reads.take()
+    return TableRatings.of(await svc.ratings.of_table(table_id))
 
 
 HANDS_PAGE = 200

@@ -13,6 +13,7 @@ from pitch.server.ratings.store import (
     PlayerRating,
     RatingStore,
     SeatAccounts,
+    TableRating,
 )
 from pitch.server.tables.events import GameFinished, TableAdopted, game_finished
 from pitch.server.tables.live import LiveTable
@@ -75,6 +76,9 @@ class Ratings:
 
     async def history(self, account_id: int, kind: str | None = None) -> list[HistoryPoint]:
         return await self.run_db(self.store.history, account_id, kind)
+
+    async def of_table(self, table_id: str) -> TableRating | None:
+        return await self.run_db(self.store.of_table, table_id)
 
     async def leaderboard(self, kind: str, account_id: int | None = None) -> Leaderboard:
         return await self.run_db(self.store.leaderboard, kind, account_id)

@@ -78,6 +78,23 @@ class Leaderboard:
     provisional, or it has none of this kind)."""
 
 
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    seat: int
+    before: int
+    after: int
+    outcome: str
+    left: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableRating:
+    """A rated game's changes, by seat (public, as the game's record is)."""
+
+    kind: str
+    seats: tuple[SeatChange, ...]
+
+
 class RatingStore:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -203,6 +220,32 @@ class RatingStore:
             )
             for h in reversed(rows)
         ]
+
+    def of_table(self, table_id: str) -> TableRating | None:
+        """The rating changes a table's game made, by seat (its ``rated_games`` row and
+        history rows); ``None`` until it is rated (or when it never is)."""
+        with self.db.sessions() as s:
+            game = s.get(RatedGameModel, table_id)
+            if game is None:
+                return None
+            rows = {
+                h.account_id: h
+                for h in s.scalars(
+                    select(RatingHistoryModel).where(RatingHistoryModel.table_id == table_id)
+                )
+            }
+        seats = game.result.get("seats") if isinstance(game.result, dict) else None
+        out = []
+        for e in seats if isinstance(seats, list) else []:
+            account = e.get("account") if isinstance(e, dict) else None
+            h = rows.get(account) if isinstance(account, int) else None
+            if h is not None:
+                out.append(
+                    SeatChange(
+                        int(e["seat"]), shown(h.mu_before), shown(h.mu_after), h.outcome, h.left
+                    )
+                )
+        return TableRating(game.kind, tuple(out))
 
     def leaderboard(
         self, kind: str, account_id: int | None = None, limit: int = LEADERBOARD_SIZE

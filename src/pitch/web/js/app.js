@@ -2,8 +2,10 @@
 //   /           lobby (create a table)
 //   /t/<id>     a table (invite links point here)
 //   /rules      the rules (/rules#R4.3 shows one rule)
+//   /account    my account (signed in; accounts are optional)
 //   #replay     the replay viewer (works offline from a record file)
 
+import * as account from "./core/account.js";
 import { clear, h } from "./core/dom.js";
 import { icon } from "./core/icons.js";
 import * as i18n from "./core/i18n.js";
@@ -20,6 +22,7 @@ function route() {
   if (location.hash.startsWith("#replay")) return { name: "replay" };
   if (m) return { name: "table", id: m[1] };
   if (/^\/rules\/?$/.test(location.pathname)) return { name: "rules" };
+  if (/^\/account\/?$/.test(location.pathname)) return { name: "account" };
   if (/^\/(index\.html)?$/.test(location.pathname)) return { name: "lobby" };
   return { name: "missing" };
 }
@@ -37,6 +40,9 @@ async function show() {
   } else if (r.name === "rules") {
     page = await import("./rules/rulespage.js");
     await page.showRules(main);
+  } else if (r.name === "account") {
+    page = await import("./account/accountpage.js");
+    await page.showAccount(main);
   } else if (r.name === "table") {
     page = await import("./table/table.js");
     await page.showTable(main, r.id);
@@ -82,6 +88,7 @@ function drawHeader(r) {
       h("a", { href: "/#replay", "aria-current": r.name === "replay" ? "page" : null }, t("Replays")),
       h("a", { href: "/rules", id: "rules-link", "aria-current": r.name === "rules" ? "page" : null }, icon("book"), h("span", { class: "link-text" }, t("Rules"))),
       h("span", { class: "spacer" }),
+      account.accountEntry(),
       h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("Language")), h("span", {}, icon("globe")), langSelect),
       h(
         "button",
@@ -160,7 +167,7 @@ const moved = () => page?.onHash?.() || show();
 window.addEventListener("popstate", moved);
 window.addEventListener("hashchange", moved);
 /** The app's own pages (see route()); any other link (the API, a download) is the browser's. */
-const IN_APP = /^\/(?:t\/[a-z0-9]+\/?|rules)?(?:#[\w.-]*)?$/;
+const IN_APP = /^\/(?:t\/[a-z0-9]+\/?|rules|account)?(?:#[\w.-]*)?$/;
 
 document.addEventListener("click", (e) => {
   const a = e.target.closest?.("a[href]");
@@ -197,5 +204,11 @@ settings.onChange((key) => {
 applyLook();
 
 await i18n.load(i18n.initialLanguage());
+await account.refresh();
+// Signed in or out: the top bar shows it, and a page that depends on it draws again.
+account.onChange(() => {
+  drawHeader(route());
+  page?.accountChanged?.();
+});
 await show();
 document.body.classList.add("ready");

@@ -16,7 +16,8 @@ export class ApiError extends Error {
 async function call(method, path, body) {
   const res = await fetch(path, {
     method,
-    headers: body ? { "Content-Type": "application/json" } : {},
+    // Every change is sent as JSON, with or without a body (the server refuses others).
+    headers: body || method !== "GET" ? { "Content-Type": "application/json" } : {},
     body: body ? JSON.stringify(body) : undefined,
   });
   let data = null;
@@ -46,6 +47,8 @@ export const ruleOptions = () => call("GET", "/api/rules/options");
 export const quickPlay = (body) => call("POST", "/api/quickplay", body);
 /** ...and the seat there (409: taken meanwhile). */
 export const quickSeat = (id, name) => call("POST", `/api/tables/${id}/quickseat`, { name });
+/** A rated game's rating changes by seat (`rated` false until written). */
+export const tableRatings = (id) => call("GET", `/api/tables/${id}/ratings`);
 export const rematch = (id, token) => call("POST", `/api/tables/${id}/rematch`, { token });
 
 /** The table socket's address for this page. */
@@ -57,3 +60,15 @@ export function socketUrl(id) {
  *  analysed it before, else the job to poll (docs/server.md, "Analyses"). */
 export const analyse = (body) => call("POST", "/api/analysis", body);
 export const analysisJob = (job) => call("GET", `/api/analysis/${encodeURIComponent(job)}`);
+
+// Accounts (optional; docs/server.md, "Accounts"). `seats`: this browser's seat tokens,
+// which become the account's.
+export const signUp = (name, password, seats) => call("POST", "/api/accounts", { name, password, seats });
+export const signIn = (name, password, seats) => call("POST", "/api/session", { name, password, seats });
+export const signOut = () => call("DELETE", "/api/session");
+export const signOutEverywhere = () => call("DELETE", "/api/sessions");
+export const account = () => call("GET", "/api/account");
+export const changePassword = (password, newPassword) =>
+  call("POST", "/api/account/password", { password, new_password: newPassword });
+export const deleteAccount = (password) => call("DELETE", "/api/account", { password });
+export const exportUrl = "/api/account/export";

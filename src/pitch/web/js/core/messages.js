@@ -2,7 +2,7 @@
 
 import { cardName, suitName } from "./cards.js";
 import { h } from "./dom.js";
-import { serverText, t } from "./i18n.js";
+import { serverText, t, tn } from "./i18n.js";
 
 /** A text with each rule id in it ("rule R4.3") made a link to that rule on /rules. */
 export function withRuleLinks(text) {
@@ -102,6 +102,7 @@ function knownError(code, extra) {
     chat_full: t("This table's chat is full."),
     bad_rules: t("These table rules cannot be played; change them and try again."),
     no_human: t("A table needs at least one seat for a person."),
+    rated_rules: t("A rated table plays the standard rules. Set the house rules back, or untick Rated for a casual table."),
     other_site: t("The request came from another site's page, so it was refused."),
     too_slow: t("The request took too long to arrive; try again."),
     hint_failed: t("No hint could be worked out in time; try again."),
@@ -110,7 +111,11 @@ function knownError(code, extra) {
     bad_password: t("A password needs {min} to {max} characters.", { min: extra.min ?? 8, max: extra.max ?? 256 }),
     bad_login: t("The name or the password is wrong."),
     signed_out: t("You are not signed in, or your session has ended; sign in again."),
-    too_many_attempts: t("Too many failed sign-ins; wait a while and try again."),
+    too_many_attempts: Number.isInteger(extra.retry_after) && extra.retry_after > 120
+      ? tn("Too many failed sign-ins; try again in {n} minute.", "Too many failed sign-ins; try again in {n} minutes.", Math.ceil(extra.retry_after / 60))
+      : Number.isInteger(extra.retry_after)
+      ? tn("Too many failed sign-ins; try again in {n} second.", "Too many failed sign-ins; try again in {n} seconds.", extra.retry_after)
+      : t("Too many failed sign-ins; wait a while and try again."),
     bad_record: t("This record breaks the rules, so it cannot be analysed."),
     record_too_long: t("This game is too long to analyse."),
     no_job: t("The analysis was lost (the server restarted); ask for it again."),

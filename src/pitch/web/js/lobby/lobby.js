@@ -1,5 +1,6 @@
 // The lobby: choose the rules and who sits where, create the table, claim your seat.
 
+import * as account from "../core/account.js";
 import * as api from "../core/api.js";
 import { clear, h, toast } from "../core/dom.js";
 import { serverText, t, tn } from "../core/i18n.js";
@@ -25,6 +26,8 @@ let form = {
   graceSeconds: 60, // 0: wait for a player who left
   substitute: null, // bot level that stands in; null: the level bot seats default to
   seats: null,
+  rated: false, // a rated table (signed in only; the server says which rules it refuses)
+  quickRated: false,
 };
 
 /** A table id as the server makes them (pitch.server.tables.lifecycle: ten characters of this
@@ -65,6 +68,11 @@ export async function showLobby(main) {
 
 export function redraw() {
   draw();
+}
+
+/** Signed in or out: the Rated boxes come or go. */
+export function accountChanged() {
+  if (root) draw();
 }
 
 function seatsPlan() {
@@ -139,7 +147,7 @@ function draw() {
         try {
           await createAndSit(name);
         } catch (err) {
-          toast(t("Could not create the table: {why}", { why: apiError(err) }), "error");
+          toast(t("Could not create the table: {why}", { why: ratedRefusal(err) || apiError(err) }), "error");
           create.disabled = false;
         }
       },
@@ -191,6 +199,7 @@ function draw() {
       ),
     ),
     timeRules(sel),
+    ratedChoice("rated", "rated", t("Rated: the game counts to the players' ratings (standard rules only)")),
     h("div", { class: "form-row" }, create),
   );
   const join = h(
@@ -297,6 +306,7 @@ function timeRules(sel) {
 
 function tableOptions() {
   const options = { bot_delay: form.botDelay };
+  if (form.rated && account.current()) options.rated = true;
   if (form.turnSeconds) options.turn_seconds = form.turnSeconds;
   if (form.graceSeconds) options.grace_seconds = form.graceSeconds;
   if (form.turnSeconds || form.graceSeconds) options.substitute = form.substitute || defaultLevel();
@@ -371,7 +381,8 @@ async function quickSeat(name) {
   const level = form.quickLevel || defaultLevel();
   const avoid = heldSeats().map((x) => x.table).slice(-45);
   for (let tries = 0; ; tries++) {
-    const { table } = await api.quickPlay({ rules: formRules(), level, avoid });
+    const rated = form.quickRated && account.current() ? { rated: true } : {};
+    const { table } = await api.quickPlay({ rules: formRules(), level, avoid, ...rated });
     try {
       return await api.quickSeat(table, name);
     } catch (err) {
@@ -410,7 +421,7 @@ function quickPanel(nameInput, sel) {
       settings.saveJoined(r.table, r.joined);
       window.pitchNavigate(`/t/${r.table}`);
     } catch (err) {
-      toast(t("Could not find or start a table: {why}", { why: apiError(err) }), "error");
+      toast(t("Could not find or start a table: {why}", { why: ratedRefusal(err) || apiError(err) }), "error");
       go.disabled = false;
     }
   });
@@ -431,8 +442,31 @@ function quickPanel(nameInput, sel) {
       ),
       go,
     ),
+    ratedChoice("quickRated", "quick-rated", t("Rated game")),
     h("p", { class: "muted small" }, t("The rules of the new table below (target, partnerships, house rules) apply too. Someone who joins takes over a bot's seat when the hand in play ends.")),
   );
+}
+
+/** The "Rated" box, for a signed-in player only (a guest has no rating). Which rules a
+ *  rated table may have is the server's to say: it refuses others (ratedRefusal). */
+function ratedChoice(key, id, label) {
+  if (!account.current()) return null;
+  return h(
+    "label",
+    { class: "check rated-choice" },
+    h("input", { type: "checkbox", id, name: id, checked: form[key], onchange: (e) => (form[key] = e.target.checked) }),
+    label,
+  );
+}
+
+/** The server's `rated_rules` refusal in words: the rules that differ from the standard
+ *  ones, by the labels of its own option list (else null: apiError's words). */
+function ratedRefusal(err) {
+  if (err?.code !== "rated_rules") return null;
+  const keys = typeof err.body?.fields === "string" ? err.body.fields.split(/,\s*/) : [];
+  const names = keys.map((k) => options.find((o) => o.key === k)).filter(Boolean).map((o) => serverText(o.label));
+  if (!names.length) return null; // messages.js words it without the list
+  return t("A rated table plays the standard rules; these differ: {rules}. Set them back, or untick Rated for a casual table.", { rules: names.join(", ") });
 }
 
 async function createAndSit(name) {

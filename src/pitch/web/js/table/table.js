@@ -38,7 +38,7 @@ let ticker = 0;
 
 export async function showTable(main, id) {
   root = main;
-  Object.assign(S, { id, info: null, msg: null, seat: null, waiting: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, timerNote: null, closed: false, blocked: false, focusedOnce: false, menuOpen: false });
+  Object.assign(S, { id, info: null, msg: null, seat: null, waiting: null, results: {}, shownTrick: null, pendingPitch: null, selected: null, hint: null, timerNote: null, closed: false, blocked: false, focusedOnce: false, menuOpen: false, ratings: null, ratingsAsked: false });
   window.pitchTable = S; // the tests read results from here
   resetChat(id, (line) => send({ type: "chat", ...line }));
   let info;
@@ -403,6 +403,8 @@ function drawPage() {
     facts,
   );
   markStandIns(board, m.seats);
+  // A rated game says so where trump and the contract are shown.
+  if (S.info?.options?.rated) facts.prepend(h("span", { class: "rated-badge", id: "rated-badge" }, t("Rated")));
   const mid = board.querySelector(".middle");
   mid.addEventListener("dragover", (e) => {
     e.preventDefault();
@@ -762,6 +764,7 @@ function gameOver(g, rules) {
     h("h2", { class: "winner-line" }, endText(g)),
     h("p", { class: "final-score" }, t("Final score:"), " ", g.scores.map((s, i) => [i ? " · " : null, h("span", { class: "side-score", dataset: { side: String(i) } }, sideScore(g.sides, i, s))])),
     whyTheWinner(g, rules),
+    ratingChange(),
     // Rematch first: the next step of most players, and on a phone still on screen.
     h(
       "p",
@@ -777,6 +780,59 @@ function gameOver(g, rules) {
     ),
   ]);
   return box;
+}
+
+const RATING_TRIES = 40; // a second apart: the rating is written a moment after the end
+/** A rated game's change to this seat's rating (before → after), from the ratings room
+ *  (GET /api/tables/{id}/ratings), asked for once the game is over until it is written. */
+function ratingChange() {
+  if (!S.info?.options?.rated || S.seat === null || S.seat === undefined) return null;
+  const box = h("p", { class: "rating-change", id: "rating-change", role: "status" });
+  fillRating(box);
+  if (!S.ratingsAsked) askRatings();
+  return box;
+}
+
+function fillRating(box) {
+  const r = S.ratings;
+  clear(box);
+  if (r === null) return append(box, [t("Updating the ratings…")]);
+  const mine = r === "unknown" ? null : r.seats.find((x) => x?.seat === S.seat);
+  if (r === "unknown") return append(box, [t("The rating change is not known yet; My account will show it.")]);
+  if (!mine || !Number.isInteger(mine.before) || !Number.isInteger(mine.after)) {
+    return append(box, [t("This game did not change your rating: only signed-in players are rated.")]);
+  }
+  const d = mine.after - mine.before;
+  const sign = d > 0 ? "+" : d < 0 ? "−" : "±";
+  append(box, [
+    t("Your rating:"),
+    " ",
+    h("b", { class: "rating-move" }, `${mine.before} → ${mine.after}`),
+    " ",
+    h("span", { class: `rating-delta ${d > 0 ? "up" : d < 0 ? "down" : ""}` }, `(${sign}${Math.abs(d)})`),
+  ]);
+}
+
+async function askRatings() {
+  S.ratingsAsked = true;
+  const id = S.id;
+  let got = "unknown";
+  for (let i = 0; i < RATING_TRIES && S.id === id; i++) {
+    try {
+      const r = await api.tableRatings(id);
+      if (r?.rated && Array.isArray(r.seats)) {
+        got = r;
+        break;
+      }
+    } catch {
+      // Asked again in a second; the last answer decides.
+    }
+    await new Promise((done) => setTimeout(done, 1000));
+  }
+  if (S.id !== id) return; // another table meanwhile
+  S.ratings = got;
+  const box = document.getElementById("rating-change");
+  if (box) fillRating(box);
 }
 
 /** Rematch: the first player to ask makes the table again (same seats and rules, the

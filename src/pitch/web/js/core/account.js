@@ -1,0 +1,172 @@
+// The signed-in account, if any (accounts are optional: a guest plays as before): the
+// top bar's "Sign in" button or name menu, and the sign-in / sign-up dialog.
+
+import * as api from "./api.js";
+import { h, toast } from "./dom.js";
+import { icon } from "./icons.js";
+import { t } from "./i18n.js";
+import { apiError } from "./messages.js";
+import { heldSeats } from "./mytables.js";
+
+const MAX_SEATS = 50; // the most seat tokens one sign-in may bring (the server's limit)
+
+let me = null; // GET /api/account's answer, null for a guest
+const listeners = new Set();
+
+/** The signed-in account ({name, ratings}) or null. */
+export function current() {
+  return me;
+}
+
+/** Call fn() whenever the account changes (signed in, out, deleted). */
+export function onChange(fn) {
+  listeners.add(fn);
+}
+
+// Whether this browser signed in (the session cookie is HttpOnly, so unseen here): a
+// guest who never did is not asked about at every page load.
+const SIGNED = "pitch.signedIn";
+
+function remember(signed) {
+  try {
+    if (signed) localStorage.setItem(SIGNED, "1");
+    else localStorage.removeItem(SIGNED);
+  } catch {
+    // No storage: asked at every page load instead.
+  }
+}
+
+function mayBeSignedIn() {
+  try {
+    return localStorage.getItem(SIGNED) !== null;
+  } catch {
+    return true;
+  }
+}
+
+function set(account) {
+  me = account && typeof account.name === "string" ? account : null;
+  remember(me !== null);
+  for (const fn of listeners) fn(me);
+}
+
+/** Ask the server who this browser is signed in as (a guest: null). */
+export async function refresh() {
+  if (!mayBeSignedIn()) return me;
+  try {
+    set(await api.account());
+  } catch (e) {
+    // 401: signed out (here, elsewhere or by expiry). Anything else (the server is
+    // away): a guest for this page, and the next page asks again.
+    if (e?.status === 401) set(null);
+    else me = null;
+  }
+  return me;
+}
+
+export async function signOut() {
+  try {
+    await api.signOut();
+  } catch (e) {
+    toast(apiError(e), "error");
+    return;
+  }
+  set(null);
+  toast(t("Signed out."));
+}
+
+/** The top bar's entry: "Sign in" for a guest, else the name with its menu. */
+export function accountEntry() {
+  if (!me) {
+    return h("button", { type: "button", class: "account-button", id: "sign-in-button", onclick: () => openSignIn() }, icon("person"), h("span", { class: "link-text" }, t("Sign in")));
+  }
+  const menu = h(
+    "details",
+    { class: "account-menu", id: "account-menu" },
+    h("summary", { "aria-label": t("Account: {name}", { name: me.name }) }, icon("person"), h("span", { class: "account-initial", "aria-hidden": "true" }, Array.from(me.name)[0] || "?"), h("span", { class: "account-name" }, me.name)),
+    h(
+      "div",
+      { class: "account-items" },
+      h("p", { class: "account-who" }, me.name),
+      h("a", { href: "/account", id: "my-account-link" }, t("My account")),
+      h("button", { type: "button", id: "sign-out-button", onclick: () => signOut() }, t("Sign out")),
+    ),
+  );
+  // A click on a link, or anywhere else, closes the menu.
+  menu.addEventListener("click", (e) => {
+    if (e.target.closest("a, button")) menu.open = false;
+  });
+  menu.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && menu.open) {
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    }
+  });
+  return menu;
+}
+
+// A click outside the open menu closes it (one listener for every menu drawn).
+document.addEventListener("click", (e) => {
+  const menu = document.getElementById("account-menu");
+  if (menu?.open && !menu.contains(e.target)) menu.open = false;
+});
+
+/** The sign-in dialog; `signUp` opens it on "Create an account". */
+export function openSignIn(signUp = false) {
+  let making = signUp;
+  const title = h("h2", { id: "sign-in-title" });
+  const nameInput = h("input", { id: "account-name", name: "username", autocomplete: "username", required: true, maxlength: 32, spellcheck: "false", autocapitalize: "none" });
+  const passInput = h("input", { id: "account-password", name: "password", type: "password", required: true, maxlength: 256 });
+  const error = h("p", { class: "form-error", id: "sign-in-error", role: "alert" });
+  const note = h("p", { class: "muted small", id: "sign-in-note" });
+  const submit = h("button", { type: "submit", class: "primary", id: "sign-in-submit" });
+  const other = h("button", { type: "button", class: "link-button", id: "sign-in-switch", onclick: () => ((making = !making), draw(), nameInput.focus()) });
+  const cancel = h("button", { type: "button", onclick: () => dlg.close() }, t("Cancel"));
+  const form = h(
+    "form",
+    { class: "account-form", onsubmit: (e) => (e.preventDefault(), send()) },
+    h("label", { for: "account-name" }, t("Name")),
+    nameInput,
+    h("label", { for: "account-password" }, t("Password")),
+    passInput,
+    note,
+    error,
+    h("div", { class: "buttons" }, cancel, submit),
+  );
+  const dlg = h("dialog", { class: "sign-in", "aria-labelledby": "sign-in-title" }, title, form, h("p", { class: "switch" }, other));
+
+  function draw() {
+    title.textContent = making ? t("Create an account") : t("Sign in");
+    submit.textContent = making ? t("Create account") : t("Sign in");
+    other.textContent = making ? t("I have an account: sign in") : t("New here? Create an account");
+    // Password managers offer a saved password to sign in, a new one to sign up.
+    passInput.setAttribute("autocomplete", making ? "new-password" : "current-password");
+    note.textContent = making
+      ? t("An account is never needed to play. With one you keep a name and a rating; the tables this browser holds stay yours.")
+      : "";
+    error.textContent = "";
+  }
+
+  async function send() {
+    error.textContent = "";
+    submit.disabled = true;
+    const seats = heldSeats().slice(0, MAX_SEATS);
+    try {
+      const got = await (making ? api.signUp : api.signIn)(nameInput.value, passInput.value, seats);
+      dlg.close();
+      set(got);
+      toast(t("Signed in as {name}.", { name: got.name }));
+    } catch (e) {
+      error.textContent = apiError(e);
+      (e?.code === "bad_password" ? passInput : nameInput).focus();
+    } finally {
+      submit.disabled = false;
+    }
+  }
+
+  draw();
+  dlg.addEventListener("close", () => dlg.remove());
+  document.body.append(dlg);
+  dlg.showModal();
+  nameInput.focus();
+}
