@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from pitch.server.api import accounts, lobby, pages, quickplay, records, tables
+from pitch.server.api import accounts, lobby, pages, players, quickplay, records, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     tables.router,
@@ -15,4 +15,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     lobby.router,
     pages.router,
     accounts.router,
+    players.router,
 )

@@ -36,3 +36,14 @@ async def invite(table_id: str) -> FileResponse:
 async def rules_page() -> FileResponse:
     """The rules are a page of the web client too (its router shows them)."""
     return FileResponse(STATIC / "index.html")
+
+
+@router.get("/leaderboard")
+async def leaderboard_page() -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+@router.get("/players/{name}")
+async def player_page(name: str) -> FileResponse:
+    """A profile page; the client reads the name from the path."""
+    return FileResponse(STATIC / "index.html")
