@@ -86,6 +86,7 @@ async def player(name: PlayerName, svc: Service, reads: ReadLimit) -> ProfileOut
     return ProfileOut(
         name=account.name,
         member_since=account.created_at,
+        provisional_games=PROVISIONAL_GAMES,
         ratings={
             r.kind: ProfileRating(
                 rating=r.rating,

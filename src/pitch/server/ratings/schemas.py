@@ -67,6 +67,8 @@ class RatedGame(BaseModel):
 class ProfileOut(BaseModel):
     name: str
     member_since: datetime
+    provisional_games: int
+    """Rated games of a kind before its rating is established."""
     ratings: dict[str, ProfileRating]
     """By kind; only the kinds the player has rated games of."""
     history: list[RatedGame] = Field(max_length=500)

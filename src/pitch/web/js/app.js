@@ -2,7 +2,8 @@
 //   /           lobby (create a table)
 //   /t/<id>     a table (invite links point here)
 //   /rules      the rules (/rules#R4.3 shows one rule)
-//   #replay     the replay viewer (works offline from a record file)
+//   #replay     the replay viewer (works offline from a record file); #replay-<id> opens a game
+//   /leaderboard#kind   the leaderboards;  /players/<name>   a player's profile
 
 import { clear, h } from "./core/dom.js";
 import { icon } from "./core/icons.js";
@@ -20,6 +21,15 @@ function route() {
   if (location.hash.startsWith("#replay")) return { name: "replay" };
   if (m) return { name: "table", id: m[1] };
   if (/^\/rules\/?$/.test(location.pathname)) return { name: "rules" };
+  if (/^\/leaderboard\/?$/.test(location.pathname)) return { name: "leaderboard" };
+  const p = location.pathname.match(/^\/players\/([^/]+)\/?$/);
+  if (p) {
+    try {
+      return { name: "player", player: decodeURIComponent(p[1]) };
+    } catch {
+      return { name: "missing" }; // a malformed %-escape
+    }
+  }
   if (/^\/(index\.html)?$/.test(location.pathname)) return { name: "lobby" };
   return { name: "missing" };
 }
@@ -37,6 +47,12 @@ async function show() {
   } else if (r.name === "rules") {
     page = await import("./rules/rulespage.js");
     await page.showRules(main);
+  } else if (r.name === "leaderboard") {
+    page = await import("./players/players.js");
+    await page.showLeaderboard(main);
+  } else if (r.name === "player") {
+    page = await import("./players/players.js");
+    await page.showProfile(main, r.player);
   } else if (r.name === "table") {
     page = await import("./table/table.js");
     await page.showTable(main, r.id);
@@ -80,6 +96,7 @@ function drawHeader(r) {
       { class: "topbar", "aria-label": t("Main") },
       h("a", { href: "/", class: "brand", "aria-current": r.name === "lobby" ? "page" : null }, "♠ ", h("span", { class: "link-text" }, t("Pitch"))),
       h("a", { href: "/#replay", "aria-current": r.name === "replay" ? "page" : null }, t("Replays")),
+      h("a", { href: "/leaderboard", id: "board-link", "aria-current": r.name === "leaderboard" ? "page" : null }, icon("trophy"), h("span", { class: "link-text" }, t("Leaderboard"))),
       h("a", { href: "/rules", id: "rules-link", "aria-current": r.name === "rules" ? "page" : null }, icon("book"), h("span", { class: "link-text" }, t("Rules"))),
       h("span", { class: "spacer" }),
       h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("Language")), h("span", {}, icon("globe")), langSelect),
@@ -159,7 +176,7 @@ const moved = () => page?.onHash?.() || show();
 window.addEventListener("popstate", moved);
 window.addEventListener("hashchange", moved);
 /** The app's own pages (see route()); any other link (the API, a download) is the browser's. */
-const IN_APP = /^\/(?:t\/[a-z0-9]+\/?|rules)?(?:#[\w.-]*)?$/;
+const IN_APP = /^\/(?:t\/[a-z0-9]+\/?|rules|leaderboard|players\/[^/?#]+)?(?:#[\w.-]*)?$/;
 
 document.addEventListener("click", (e) => {
   const a = e.target.closest?.("a[href]");
