@@ -117,6 +117,7 @@ def test_leaderboard_and_profile(
     page = _signed_in_page(browser, url, lang, width, height)
     try:
         page.goto(f"{url}/")
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
         page.click("#board-link")
         expect(page).to_have_url(f"{url}/leaderboard")
         page.click(".board-tabs a[href='/leaderboard#solo']")

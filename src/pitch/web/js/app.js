@@ -95,7 +95,7 @@ function drawHeader(r) {
       "nav",
       { class: "topbar", "aria-label": t("Main") },
       h("a", { href: "/", class: "brand", "aria-current": r.name === "lobby" ? "page" : null }, "♠ ", h("span", { class: "link-text" }, t("Pitch"))),
-      h("a", { href: "/#replay", "aria-current": r.name === "replay" ? "page" : null }, t("Replays")),
+      h("a", { href: "/#replay", id: "replays-link", "aria-current": r.name === "replay" ? "page" : null }, icon("play"), h("span", { class: "link-text" }, t("Replays"))),
       h("a", { href: "/leaderboard", id: "board-link", "aria-current": r.name === "leaderboard" ? "page" : null }, icon("trophy"), h("span", { class: "link-text" }, t("Leaderboard"))),
       h("a", { href: "/rules", id: "rules-link", "aria-current": r.name === "rules" ? "page" : null }, icon("book"), h("span", { class: "link-text" }, t("Rules"))),
       h("span", { class: "spacer" }),

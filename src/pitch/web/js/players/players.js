@@ -161,7 +161,7 @@ function drawProfile(p) {
           "table",
           { class: "board-table profile-stats" },
           h("caption", { class: "sr-only" }, t("Ratings")),
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Kind of table")), h("th", { scope: "col", class: "num" }, t("Rating")), h("th", { scope: "col", class: "num" }, t("Games")), h("th", { scope: "col", class: "num" }, t("Won")), h("th", { scope: "col", class: "num" }, t("Games left")))),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Kind of table")), h("th", { scope: "col", class: "num" }, t("Rating")), h("th", { scope: "col", class: "num" }, t("Games")), h("th", { scope: "col", class: "num" }, t("Wins")), h("th", { scope: "col", class: "num" }, t("Games left")))),
           h(
             "tbody",
             {},
