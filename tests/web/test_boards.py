@@ -143,7 +143,8 @@ def test_leaderboard_and_profile(
         expect(page.locator(".rating-chart .tick").first).to_be_visible()
         points.first.focus()
         expect(page.locator(".chart-readout")).to_contain_text("1")
-        expect(page.locator(".profile-stats tbody tr")).to_have_count(2)  # heads-up, solo
+        expect(page.locator(".profile-stats thead th")).to_have_count(2)  # heads-up, solo
+        expect(page.locator(".profile-stats tbody tr")).to_have_count(6)
         recent = page.locator(".recent-games li")
         expect(recent).to_have_count(GAMES)
         expect(recent.first).to_have_attribute("data-table", tables[-1])  # newest first

@@ -138,7 +138,15 @@ def test_profiles_are_found_by_the_folded_name_and_hostile_names_by_nobody(
             p = r.json()
             assert p["name"] == name
             assert p["ratings"] == {
-                "headsup": {"rating": 1600, "provisional": True, "games": 4, "wins": 2, "left": 0}
+                "headsup": {
+                    "rating": 1600,
+                    "provisional": True,
+                    "games": 4,
+                    "wins": 2,
+                    "left": 0,
+                    "pitched": 0,
+                    "set_back": 0,
+                }
             }
             assert p["history"] == [] and p["recent"] == []
             assert datetime.fromisoformat(p["member_since"]) <= datetime.now(UTC)
@@ -202,6 +210,13 @@ def test_a_rated_game_shows_on_both_profiles(accounts_server: ServerProcess) -> 
             assert p["recent"] == history
             ratings = p["ratings"]
             assert isinstance(ratings, dict) and ratings["headsup"]["rating"] == game["after"]
-        # The recent game's replay: its record.
+        # The recent game's replay: its record, whose hands say who pitched and who was
+        # set back: the profiles count the same.
         r = ann.get(f"/api/tables/{t}/record")
         assert r.status_code == 200, r.text
+        hands = r.json()["hands"]
+        for seat, p in enumerate(profiles):
+            mine = [h for h in hands if h["pitcher"] == seat]
+            headsup = p["ratings"]["headsup"]  # type: ignore[index]
+            assert headsup["pitched"] == len(mine) > 0, (headsup, len(mine))
+            assert headsup["set_back"] == sum(not h["made"] for h in mine), headsup

@@ -94,6 +94,8 @@ async def player(name: PlayerName, svc: Service, reads: ReadLimit) -> ProfileOut
                 games=r.games,
                 wins=r.wins,
                 left=r.left,
+                pitched=r.pitched,
+                set_back=r.set_back,
             )
             for r in p.ratings
         },

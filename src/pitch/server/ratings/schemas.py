@@ -51,6 +51,10 @@ class ProfileRating(BaseModel):
     wins: int
     left: int
     """Games the player left, that a stand-in bot finished (each counted a loss)."""
+    pitched: int
+    """Hands of these games the player won the bidding and pitched."""
+    set_back: int
+    """Of those, hands their side did not make the bid and was set back."""
 
 
 class RatedGame(BaseModel):

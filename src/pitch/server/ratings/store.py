@@ -51,6 +51,10 @@ class PlayerRating:
     games: int
     wins: int
     left: int
+    pitched: int = 0
+    """Hands of these games the player pitched (won the bidding)."""
+    set_back: int = 0
+    """Of those, hands their side was set back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +112,9 @@ class RatingStore:
 
     def _apply(self, ev: GameFinished, accounts: Mapping[int, int]) -> bool:
         now = datetime.now(UTC)
-        ids = sorted(set(rated_accounts(ev, accounts).values()))
+        seat_of = {a: i for i, a in rated_accounts(ev, accounts).items()}
+        ids = sorted(seat_of)
+        by_seat = {s.seat: s for s in ev.seats}
         with self.db.sessions() as s, s.begin():
             if s.get(RatedGameModel, ev.table_id) is not None:
                 return False
@@ -134,13 +140,22 @@ class RatingStore:
                 row = rows.get(c.account_id)
                 if row is None:
                     row = RatingModel(
-                        account_id=c.account_id, kind=ev.kind, games=0, wins=0, left=0
+                        account_id=c.account_id,
+                        kind=ev.kind,
+                        games=0,
+                        wins=0,
+                        left=0,
+                        pitched=0,
+                        set_back=0,
                     )
                     s.add(row)
                 row.mu, row.sigma = c.after.mu, c.after.sigma
                 row.games += 1
                 row.wins += c.outcome == "win"
                 row.left += c.left
+                seat = by_seat[seat_of[c.account_id]]
+                row.pitched += seat.pitched
+                row.set_back += seat.set_back
                 row.updated_at = now
                 s.add(
                     RatingHistoryModel(
@@ -183,7 +198,16 @@ class RatingStore:
             rows = s.scalars(select(RatingModel).where(RatingModel.account_id == account_id))
             return sorted(
                 (
-                    PlayerRating(r.kind, shown(r.mu), provisional(r.games), r.games, r.wins, r.left)
+                    PlayerRating(
+                        r.kind,
+                        shown(r.mu),
+                        provisional(r.games),
+                        r.games,
+                        r.wins,
+                        r.left,
+                        r.pitched,
+                        r.set_back,
+                    )
                     for r in rows
                 ),
                 key=lambda p: p.kind,

@@ -153,6 +153,15 @@ function drawProfile(p) {
   clear(root);
   document.title = `${p.name} · ${t("Pitch")}`;
   const kinds = KINDS.filter((k) => p.ratings[k]);
+  // One column a kind of table, one row a figure: three kinds at most fit a phone.
+  const figures = [
+    [t("Rating"), (r) => ratingText(r)],
+    [t("Games"), (r) => num(r.games)],
+    [t("Wins"), (r) => num(r.wins)],
+    [t("Games left"), (r) => num(r.left)],
+    [t("Hands pitched"), (r) => num(r.pitched)],
+    [t("Hands set back"), (r) => num(r.set_back)],
+  ];
   const stats = kinds.length
     ? h(
         "div",
@@ -161,14 +170,11 @@ function drawProfile(p) {
           "table",
           { class: "board-table profile-stats" },
           h("caption", { class: "sr-only" }, t("Ratings")),
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Kind of table")), h("th", { scope: "col", class: "num" }, t("Rating")), h("th", { scope: "col", class: "num" }, t("Games")), h("th", { scope: "col", class: "num" }, t("Wins")), h("th", { scope: "col", class: "num" }, t("Games left")))),
+          h("thead", {}, h("tr", {}, h("td", {}), kinds.map((k) => h("th", { scope: "col", class: "num" }, kindName(k))))),
           h(
             "tbody",
             {},
-            kinds.map((k) => {
-              const r = p.ratings[k];
-              return h("tr", {}, h("th", { scope: "row" }, kindName(k)), h("td", { class: "num" }, ratingText(r)), h("td", { class: "num" }, num(r.games)), h("td", { class: "num" }, num(r.wins)), h("td", { class: "num" }, num(r.left)));
-            }),
+            figures.map(([label, value]) => h("tr", {}, h("th", { scope: "row" }, label), kinds.map((k) => h("td", { class: "num" }, value(p.ratings[k]))))),
           ),
         ),
       )
