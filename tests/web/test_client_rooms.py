@@ -15,12 +15,13 @@ IMPORT = re.compile(
 )
 
 ALLOWED = {
-    ".": {".", "core", "lobby", "table", "replay", "rules"},  # app.js, the router
+    ".": {".", "core", "lobby", "table", "replay", "rules", "players"},  # app.js, the router
     "core": {"core"},
     "lobby": {"lobby", "core"},
     "table": {"table", "core"},
     "replay": {"replay", "table", "core"},
     "rules": {"rules", "table", "core"},
+    "players": {"players", "core"},
 }
 """Which rooms each room's modules may import from (its own included)."""
 
