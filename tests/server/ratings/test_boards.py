@@ -220,3 +220,15 @@ def test_a_rated_game_shows_on_both_profiles(accounts_server: ServerProcess) -> 
             headsup = p["ratings"]["headsup"]  # type: ignore[index]
             assert headsup["pitched"] == len(mine) > 0, (headsup, len(mine))
             assert headsup["set_back"] == sum(not h["made"] for h in mine), headsup
+
+
+def test_the_pages_and_the_api_document(accounts_server: ServerProcess) -> None:
+    client_page = '<script type="module" src="/js/app.js">'  # the web client's router
+    with client(accounts_server) as c:
+        for path in ("/leaderboard", "/players/Ann%20Marlowe", "/players/%E2%80%AE"):
+            r = c.get(path)
+            assert r.status_code == 200 and client_page in r.text, path
+        paths = c.get("/openapi.json").json()["paths"]
+    assert "/api/leaderboard/{kind}" in paths and "/api/players/{name}" in paths
+    params = paths["/api/leaderboard/{kind}"]["get"]["parameters"]
+    assert params[0]["schema"]["enum"] == ["headsup", "solo", "partnership"]
