@@ -141,8 +141,14 @@ def test_leaderboard_and_profile(
         points = page.locator(".rating-chart circle.point")
         expect(points).to_have_count(GAMES)  # one point per rated game
         expect(page.locator(".rating-chart .tick").first).to_be_visible()
-        points.first.focus()
-        expect(page.locator(".chart-readout")).to_contain_text("1")
+        # One tab stop, the newest game; the arrow keys walk back to the first.
+        expect(page.locator(".rating-chart [tabindex='0']")).to_have_count(1)
+        points.last.focus()
+        page.keyboard.press("ArrowLeft")
+        expect(points.first).to_be_focused()
+        first = points.first.get_attribute("aria-label")
+        assert first and "1" in first
+        expect(page.locator(".chart-readout")).to_have_text(first)
         expect(page.locator(".profile-stats thead th")).to_have_count(2)  # heads-up, solo
         expect(page.locator(".profile-stats tbody tr")).to_have_count(6)
         recent = page.locator(".recent-games li")

@@ -231,7 +231,7 @@ function chart(history) {
   const n = history.length;
   const x = (i) => pad.left + (n === 1 ? (width - pad.left - pad.right) / 2 : (i * (width - pad.left - pad.right)) / (n - 1));
   const y = (v) => pad.top + ((hi - v) * (height - pad.top - pad.bottom)) / (hi - lo);
-  const readout = h("p", { class: "chart-readout muted", "aria-live": "polite" }, t("Select a point to read it."));
+  const readout = h("p", { class: "chart-readout muted", "aria-live": "polite" }, t("Select a point to read it: Tab to the chart, then the arrow keys."));
   const svg = s("svg", { class: "rating-chart", width, height, viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": t("Rating after each rated game") });
   for (let v = lo; v <= hi; v += step) {
     svg.append(s("line", { class: "grid", x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v) }), s("text", { class: "tick", x: pad.left - 6, y: y(v) + 4, "text-anchor": "end" }, num(v)));
@@ -240,6 +240,7 @@ function chart(history) {
   for (let i = 1; i <= n; i += xStep) svg.append(s("text", { class: "tick", x: x(i - 1), y: height - pad.bottom + 16, "text-anchor": "middle" }, num(i)));
   svg.append(s("text", { class: "axis-label", x: (pad.left + width - pad.right) / 2, y: height - 4, "text-anchor": "middle" }, t("Rated games")));
   const legend = [];
+  const dots = new Array(n); // in game order: the arrow keys walk them
   for (const kind of KINDS) {
     const pts = history.map((g, i) => [g, i]).filter(([g]) => g.kind === kind);
     if (!pts.length) continue;
@@ -248,8 +249,22 @@ function chart(history) {
     for (const [g, i] of pts) {
       const label = t("{kind}, game {n}, {date}: {outcome}, {before} → {after}", { kind: kindName(kind), n: num(i + 1), date: day(g.at), outcome: outcomeText(g), before: num(g.before), after: num(g.after) });
       const show = () => (readout.textContent = label);
-      svg.append(s("circle", { class: `point kind-${kind}`, cx: x(i), cy: y(g.after), r: 5, tabindex: "0", role: "img", "aria-label": label, onfocus: show, onmouseenter: show }, s("title", {}, label)));
+      // One tab stop for the whole chart (the newest game); arrows, Home and End move.
+      dots[i] = s("circle", { class: `point kind-${kind}`, cx: x(i), cy: y(g.after), r: 5, tabindex: i === n - 1 ? "0" : "-1", role: "img", "aria-label": label, onfocus: show, onmouseenter: show }, s("title", {}, label));
+      svg.append(dots[i]);
     }
   }
+  svg.addEventListener("keydown", (e) => {
+    const at = dots.indexOf(document.activeElement);
+    if (at < 0) return;
+    const to = { ArrowLeft: at - 1, ArrowDown: at - 1, ArrowRight: at + 1, ArrowUp: at + 1, Home: 0, End: n - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    e.stopPropagation(); // not the page's keys
+    const next = dots[Math.max(0, Math.min(n - 1, to))];
+    dots[at].setAttribute("tabindex", "-1");
+    next.setAttribute("tabindex", "0");
+    next.focus();
+  });
   return h("figure", { class: "chart" }, svg, h("ul", { class: "chart-legend" }, legend), readout);
 }
