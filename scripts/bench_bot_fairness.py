@@ -10,9 +10,15 @@ spectator socket each. Once every flooding table has moved, one more table from
 127.0.0.1 (a human played by this script, who answers at once, and ``--bot``) plays
 for ``--duration`` seconds. Reported: the unrelated bot's decision delay (from the state
 that puts it on turn to the state with its move, as a client sees them: the server's
-bot pace is in it), median, 90th percentile and max, and the flooders' moves meanwhile.
+bot pace is in it), median, 90th percentile and max; the same less the bot's own time
+budget (its ``time`` option: ``master`` thinks 1 s) and the server's least bot pace,
+i.e. how long it waited beyond what it asked for (the issue's bar: at most 0.5 s; a
+decision with one legal move is quicker than its budget, so this may be below 0); and
+the flooders' moves meanwhile.
 
     .venv/bin/python scripts/bench_bot_fairness.py --addresses 20 --tables 2 --duration 60
+    .venv/bin/python scripts/bench_bot_fairness.py --addresses 20 --tables 2 --duration 60 \
+        --bot master
 
 Run the server from another source tree (a before/after comparison) with PYTHONPATH.
 """
@@ -136,6 +142,8 @@ async def run(a: argparse.Namespace, base: str) -> dict[str, Any]:
     for task in [*tasks, player]:
         task.cancel()
     await asyncio.gather(*tasks, player, return_exceptions=True)
+    budget = _budget(a.bot) + PACE
+    over = [d - budget for d in delays]
     return {
         "addresses": a.addresses,
         "flooding_tables": len(flood),
@@ -149,12 +157,27 @@ async def run(a: argparse.Namespace, base: str) -> dict[str, Any]:
         "delay_median_s": round(statistics.median(delays), 2) if delays else None,
         "delay_p90_s": round(pct(delays, 90), 2) if delays else None,
         "delay_max_s": round(max(delays), 2) if delays else None,
+        "budget_s": budget,
+        "over_budget_median_s": round(statistics.median(over), 2) if over else None,
+        "over_budget_max_s": round(max(over), 2) if over else None,
         "flood_moves_meanwhile": sum(moves.values()) - flood_before,
         "clients_waiting_max": max(waiting) if waiting else None,
         "load_avg": [round(x, 2) for x in os.getloadavg()],
         "table": table,
         "delays_s": [round(d, 2) for d in delays],
     }
+
+
+PACE = 0.1
+"""The server's least bot pace (``PITCH_MIN_BOT_DELAY``, 0.1 s by default): part of every delay."""
+
+
+def _budget(spec: str) -> float:
+    """The time cap a bot of ``spec`` thinks by (0 for a bot that does not search)."""
+    from pitch.bots.registry import frozen_spec, parse_bot_spec
+
+    cap = parse_bot_spec(frozen_spec(spec)).options.get("time")
+    return float(cap) if isinstance(cap, int | float) else 0.0
 
 
 def main() -> int:

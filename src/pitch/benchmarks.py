@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitch.engine import DEAL, OVER, GameState, Rules
+
+if TYPE_CHECKING:
+    from pitch.fastcore.search import Sliced
 
 
 def checked_hands(rules: Rules, hands: int, seed: int) -> float:
@@ -163,14 +166,14 @@ def search_rollouts(rules: Rules, bot: str, seconds: float, seed: int) -> float:
     b: PimcBot | IsmctsBot
     if bot == "pimc":
         p = PimcBot(rng=random.Random(seed), time=seconds)
-        search = p.evaluate
+        search = p.evaluate_sliced
 
-        def counted_search(*args: Any, **kwargs: Any) -> Evaluation:
-            got = search(*args, **kwargs)
+        def counted_search(*args: Any, **kwargs: Any) -> Sliced[Evaluation]:
+            got = yield from search(*args, **kwargs)
             count[0] += sum(len(v) for v in got.samples.values)
             return got
 
-        p.evaluate = counted_search  # type: ignore[method-assign]
+        p.evaluate_sliced = counted_search  # type: ignore[method-assign]
         b = p
     else:
         b = IsmctsBot(rng=random.Random(seed), time=seconds)

@@ -62,6 +62,29 @@ def test_with_time_to_spare_the_decisions_are_those_made_before(spec: str) -> No
     assert decided == BEFORE[spec]
 
 
+@pytest.mark.parametrize("spec", sorted(BEFORE))
+def test_sliced_the_decisions_are_the_same(spec: str) -> None:
+    """``sliced`` (what the server's workers run, a batch at a time, other decisions'
+    batches between) is ``decide``: the same decisions as before, however long the host
+    takes between two slices when the budget does not bind; and a search stops at
+    batch boundaries (it yields) while a bot that does not search does not."""
+    positions = _seeded()
+    decided = []
+    for seed, v in positions:
+        steps = make_bot(spec, rng=random.Random(seed)).sliced(v)
+        stops = 0
+        while True:
+            try:
+                next(steps)
+            except StopIteration as end:
+                decided.append(end.value.action)
+                break
+            stops += 1
+        assert stops >= 1
+    assert decided == BEFORE[spec]
+    assert list(HeuristicBot().sliced(positions[0][1])) == []
+
+
 @pytest.mark.parametrize("spec", ["pimc:samples=1000000", "ismcts", "master", "expert"])
 def test_a_deadline_already_past_gives_a_legal_move_at_once(spec: str) -> None:
     """The search stops at the first look at the clock: a legal move from at least one

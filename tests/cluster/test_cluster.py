@@ -366,3 +366,34 @@ def test_a_stalled_or_restarted_database_pauses_the_table_and_nothing_else(
             c.stop()
     finally:
         pg.stop()
+
+
+def test_an_analysis_through_nginx_is_polled_where_it_runs(cluster: ClusterProcess) -> None:
+    # A job lives in the memory of the process that runs it: round-robin, two polls in
+    # three reached a process that did not know it (404 no_job). nginx sends a
+    # client's analysis requests and polls to one process; the result is stored, so
+    # any other process answers the same game from the database.
+    from tests.support.records import long_record
+
+    rec = long_record(3, seed=4)
+    r = httpx.post(cluster.url + "/api/analysis", json={"records": [rec]}, timeout=60)
+    assert r.status_code == 202, r.text
+    job = r.json()["job"]
+    deadline = time.monotonic() + margin(240)
+    polls = 0
+    while True:
+        a = httpx.get(f"{cluster.url}/api/analysis/{job}", timeout=30)
+        assert a.status_code == 200, a.text
+        polls += 1
+        if a.json()["state"] == "done":
+            break
+        assert time.monotonic() < deadline, "the job never ended"
+        time.sleep(0.05)
+    result = a.json()["result"]
+    # Another address (another process, most likely): the stored analysis at once.
+    other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.9"), timeout=60)
+    with other:
+        again = [
+            other.post(cluster.url + "/api/analysis", json={"records": [rec]}) for _ in range(3)
+        ]
+    assert all(x.status_code == 200 and x.json()["result"] == result for x in again)

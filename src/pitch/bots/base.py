@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 import time
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pitch.bots.explain import Advice
 from pitch.bots.options import Opt, check_options
 from pitch.engine import PlayerView
+
+if TYPE_CHECKING:
+    from pitch.fastcore.search import Sliced
 
 
 def deadline(cap: float | None, since: float | None, by: float | None) -> float | None:
@@ -62,6 +65,17 @@ class Bot(ABC):
         deadline less the time to send it). Bots that think by the clock stop by the
         earlier of the two (:func:`deadline`); the others ignore the clock."""
         return self.advise(view)
+
+    def sliced(
+        self, view: PlayerView, *, since: float | None = None, by: float | None = None
+    ) -> Sliced[Advice]:
+        """:meth:`decide` in slices (:data:`~pitch.fastcore.search.Sliced`): a search
+        bot yields at each batch boundary of its search, so that a host may serve other
+        decisions between them (the server's bot workers); its deadline still counts
+        from ``since``, so time spent elsewhere leaves it less search, never more time.
+        :meth:`decide` is this run to the end. Bots that do not search answer at once."""
+        yield from ()
+        return self.decide(view, since=since, by=by)
 
     def warm_up(self) -> None:  # noqa: B027 - optional hook
         """Load now what the first decision would otherwise load (compiled code,

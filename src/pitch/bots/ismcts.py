@@ -36,6 +36,7 @@ from pitch.bots.options import SECONDS, Opt
 from pitch.bots.pimc import BID_BONUS, ROLLOUTS, WIN_BONUS
 from pitch.engine import PlayerView
 from pitch.fastcore import ismcts as kernel
+from pitch.fastcore.search import Sliced, drain
 
 REWARD_SCALE = 4.0
 """Payoffs are divided by this so UCB's exploration constant works on about [-1, 1]."""
@@ -89,10 +90,15 @@ class IsmctsBot(Bot):
     def decide(
         self, view: PlayerView, *, since: float | None = None, by: float | None = None
     ) -> Advice:
+        return drain(self.sliced(view, since=since, by=by))
+
+    def sliced(
+        self, view: PlayerView, *, since: float | None = None, by: float | None = None
+    ) -> Sliced[Advice]:
         legal = view.legal
         if legal.bit_count() == 1:
             return Advice(legal.bit_length() - 1)
-        tree = kernel.search(
+        tree = yield from kernel.sliced(
             view,
             self.rng,
             iterations=self.iterations,

@@ -44,7 +44,7 @@ from pitch.bots.explain import Advice, Evidence
 from pitch.bots.options import SECONDS, Opt
 from pitch.engine import PlayerView
 from pitch.engine.state import BID
-from pitch.fastcore.search import PimcSearch, Samples, view_action
+from pitch.fastcore.search import PimcSearch, Samples, Sliced, drain, view_action
 
 ROLLOUTS = ("heuristic", "random")
 """The rollout policies a search may finish its hands with (:func:`fastcore.policy_mask`)."""
@@ -149,10 +149,16 @@ class PimcBot(Bot):
     def decide(
         self, view: PlayerView, *, since: float | None = None, by: float | None = None
     ) -> Advice:
+        return drain(self.sliced(view, since=since, by=by))
+
+    def sliced(
+        self, view: PlayerView, *, since: float | None = None, by: float | None = None
+    ) -> Sliced[Advice]:
         legal = list(view.legal_actions())
         if len(legal) == 1:
             return Advice(legal[0])
-        values = self.evaluate(view, since=since, by=by, detail=False).samples.values
+        evaluation = yield from self.evaluate_sliced(view, since=since, by=by, detail=False)
+        values = evaluation.samples.values
         if view.phase == BID:
             action = self._bid(view, legal, values)
         else:
@@ -173,12 +179,24 @@ class PimcBot(Bot):
         (:mod:`pitch.bots.analysis`). Bids get ``bid_factor`` times the samples and the
         smaller going-out bonus; ``detail`` also reads each deal's points and chances.
         The same deals for every action, so differences between actions are paired."""
+        return drain(self.evaluate_sliced(view, since=since, by=by, detail=detail))
+
+    def evaluate_sliced(
+        self,
+        view: PlayerView,
+        *,
+        since: float | None = None,
+        by: float | None = None,
+        detail: bool = True,
+    ) -> Sliced[Evaluation]:
+        """:meth:`evaluate` in slices (``fastcore.search.Sliced``): the server's bot
+        workers run several decisions at once this way."""
         legal = tuple(view.legal_actions())
         stop = deadline(self.time, since, by)
         bid = view.phase == BID
         samples = self.samples * self.bid_factor if bid else self.samples
         bonus = self.bid_bonus if bid else WIN_BONUS
-        got = self.kernel.samples(
+        got = yield from self.kernel.sliced(
             view, legal, samples, bonus, self.rng, tries=self.tries, deadline=stop, detail=detail
         )
         return Evaluation(legal, got)

@@ -44,7 +44,7 @@ from pitch.fastcore.loops import finish
 from pitch.fastcore.pimc import hand_value
 from pitch.fastcore.policy import choose
 from pitch.fastcore.rules import Arr, apply, legal_mask, mix, side_of, step
-from pitch.fastcore.search import next_batch, pack_view
+from pitch.fastcore.search import Sliced, drain, next_batch, pack_view
 
 # A node's ints in ``node`` (node i at ``i * NODE_INTS``).
 VISITS: Final = 0
@@ -237,11 +237,35 @@ def search(
     scale: float = 4.0,
     capacity: int = 4096,
 ) -> Tree:
+    """:func:`sliced` run to the end at once."""
+    return drain(
+        sliced(
+            view, rng, iterations=iterations, deadline=deadline, c=c, policy=policy,
+            tries=tries, bonus=bonus, bid_bonus=bid_bonus, scale=scale, capacity=capacity,
+        )
+    )  # fmt: skip
+
+
+def sliced(
+    view: PlayerView,
+    rng: random.Random,
+    *,
+    iterations: int,
+    deadline: float | None = None,
+    c: float = 0.7,
+    policy: int = HEURISTIC,
+    tries: int = 6,
+    bonus: float = 6.0,
+    bid_bonus: float = 6.0,
+    scale: float = 4.0,
+    capacity: int = 4096,
+) -> Sliced[Tree]:
     """SO-ISMCTS from ``view`` for ``iterations`` iterations, stopping early once
     ``time.perf_counter()`` passes ``deadline`` (checked every :data:`CHUNK`
     iterations or fewer, as many as fit in :data:`pitch.fastcore.search.SLICE`; at least
-    one iteration runs). Draws only the seed and the packing of
-    the view from ``rng``; the search itself is the kernel's PRNG."""
+    one iteration runs), yielding at each batch boundary (:data:`Sliced`). Draws only
+    the seed and the packing of the view from ``rng``; the search itself is the kernel's
+    PRNG."""
     pos, aux = pack_view(view, rng, tries)
     w = _ints(SIZE)
     sc = _ints(SCRATCH_SIZE)
@@ -271,13 +295,17 @@ def search(
             cap *= 2
             node = _grow(node, cap * NODE_INTS)
             total = _grow(total, cap)
+        took = time.perf_counter() - t0
+        if done >= iterations:
+            break
+        yield deadline  # a batch boundary: the host may run other work (Sliced)
         if deadline is None:
             continue
         now = time.perf_counter()
         if now >= deadline and done:
             break
         if did:
-            chunk = next_batch(int(did), now - t0, CHUNK, deadline, now)
+            chunk = next_batch(int(did), took, CHUNK, deadline, now)
     children = []
     ch = int(node[FIRST])
     while ch >= 0:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from pitch.engine import GameState, PlayerView, resample
 from pitch.engine.cards import SUIT_MASK
@@ -40,6 +40,8 @@ from pitch.fastcore.policy import best_suit as _best_suit
 from pitch.fastcore.policy import card_value as _card_value
 from pitch.fastcore.policy import heuristic_action as _heuristic_action
 from pitch.fastcore.value import CELLS
+
+T = TypeVar("T")
 
 Outcome = tuple[tuple[int, ...], int]
 """Score change per side, and the pitcher's seat (-1 when the hand was thrown in)."""
@@ -185,6 +187,23 @@ sized by the speed it measures, and Python looks at the clock between them. Batc
 this length cost no measurable throughput against one long call (docs/benchmarks.md)."""
 
 
+Sliced = Generator[float | None, None, T]
+"""A search that stops at each batch boundary, so that a host may run other work between
+its batches (the server's bot workers serve several decisions at once this way): it
+yields its deadline (``time.perf_counter()``, ``None``: none) and goes on when resumed,
+and returns its result. It reads the clock when resumed, so time spent elsewhere counts
+against its deadline. :func:`drain` runs one to the end at once (the plain calls)."""
+
+
+def drain(steps: Generator[Any, None, T]) -> T:
+    """Run a sliced computation to the end, without stopping; its result."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            return cast(T, end.value)
+
+
 def next_batch(last: int, took: float, cap: int, deadline: float, now: float) -> int:
     """How many samples (or iterations) the next batch of a search may run: twice the
     last one (``last`` of them took ``took`` seconds), at most ``cap``, and no more than
@@ -257,8 +276,10 @@ class PimcSearch:
         tries: int = 6,
         deadline: float | None = None,
     ) -> list[list[float]]:
-        return self.samples(
-            view, actions, samples, bonus, rng, tries=tries, deadline=deadline, detail=False
+        return drain(
+            self.sliced(
+                view, actions, samples, bonus, rng, tries=tries, deadline=deadline, detail=False
+            )
         ).values
 
     def samples(
@@ -276,6 +297,25 @@ class PimcSearch:
         """:meth:`values`, and with ``detail`` the side's points and each side's chance
         of winning summed over the deals too (the same deals and payoffs: only more is
         read)."""
+        return drain(
+            self.sliced(
+                view, actions, samples, bonus, rng, tries=tries, deadline=deadline, detail=detail
+            )
+        )
+
+    def sliced(
+        self,
+        view: PlayerView,
+        actions: Sequence[int],
+        samples: int,
+        bonus: float,
+        rng: random.Random,
+        *,
+        tries: int = 6,
+        deadline: float | None = None,
+        detail: bool = False,
+    ) -> Sliced[Samples]:
+        """:meth:`samples` in slices (see :data:`Sliced`): it yields after each batch."""
         legal = view.legal
         for a in actions:
             if not (isinstance(a, int) and 0 <= a < 57 and legal >> a & 1):
@@ -310,11 +350,15 @@ class PimcSearch:
                     for t in range(sides):
                         sums[t] = sum((float(x) for x in vals[j + 1 + t :: na * stride]), sums[t])
             done += k
+            took = time.perf_counter() - t0
+            if done >= samples:
+                break
+            yield deadline
             if deadline is None:
                 batch = min(2 * batch, self.MAX_BATCH)
                 continue
             now = time.perf_counter()
             if now >= deadline:
                 break
-            batch = next_batch(k, now - t0, self.MAX_BATCH, deadline, now)
+            batch = next_batch(k, took, self.MAX_BATCH, deadline, now)
         return out

@@ -40,8 +40,9 @@ MAX_RECORDS_BODY = 2 * 1024 * 1024
 async def _service_error(_req: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
     body = {"detail": exc.detail, "code": exc.code, **exc.extra}
-    wait = exc.extra.get("retry_after")
-    headers = {"Retry-After": str(wait)} if wait is not None else None
+    if exc.retry_after is not None:  # in the body too, for a client that reads no headers
+        body["retry_after"] = exc.retry_after
+    headers = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
     return JSONResponse(body, status_code=exc.status, headers=headers)
 
 
@@ -135,7 +136,7 @@ def create_app(settings: Settings | None = None) -> PitchApp:
     app.add_middleware(
         Guard,
         allowed_origins=origins,
-        large_bodies={"/api/records/verify": MAX_RECORDS_BODY},
+        large_bodies={"/api/records/verify": MAX_RECORDS_BODY, "/api/analysis": MAX_RECORDS_BODY},
         body_seconds=settings.body_seconds,
     )
     if settings.forwarded_allow_ips:  # outermost: every layer sees the client it names

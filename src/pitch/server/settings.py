@@ -43,6 +43,11 @@ LIMITS: dict[str, tuple[float, float, str | None]] = {
     "record_hands_per_minute": (100, 1_000_000_000, "PITCH_RECORD_HANDS_PER_MINUTE"),
     "record_check_workers": (1, 16, "PITCH_RECORD_CHECK_WORKERS"),
     "reads_per_minute": (1, 1_000_000, "PITCH_READS_PER_MINUTE"),
+    "analysis_workers": (1, 16, "PITCH_ANALYSIS_WORKERS"),
+    "analysis_queue": (0, 1000, "PITCH_ANALYSIS_QUEUE"),
+    "analyses_per_minute": (0.001, 1_000_000, "PITCH_ANALYSES_PER_MINUTE"),
+    "analysis_max_decisions": (1, 100_000, "PITCH_ANALYSIS_MAX_DECISIONS"),
+    "analysis_seconds": (0.01, 60, "PITCH_ANALYSIS_SECONDS"),
     "seat_changes_per_minute": (1, 1_000_000, "PITCH_SEAT_CHANGES_PER_MINUTE"),
     "signups_per_hour": (1, 1_000_000, "PITCH_SIGNUPS_PER_HOUR"),
     "login_backoff_seconds": (0.1, 3600, "PITCH_LOGIN_BACKOFF"),
@@ -167,6 +172,20 @@ class Settings:
     record_check_workers: int = field(default_factory=lambda: _env("record_check_workers", 2))
     """Processes that check records, each one request at a time; four times as many
     requests may wait for one (``pitch.server.records.check.RecordChecks``)."""
+    analysis_workers: int = field(default_factory=lambda: _env("analysis_workers", 1))
+    """Processes that analyse games (``pitch.server.analysis``), one job each, beside
+    the bot workers and at a lower CPU priority."""
+    analysis_queue: int = field(default_factory=lambda: _env("analysis_queue", 4))
+    """Analysis jobs that may wait for a worker; past them a request is refused (503)."""
+    analyses_per_minute: float = field(default_factory=lambda: _env("analyses_per_minute", 6.0))
+    """New analysis jobs per client address (a stored analysis is free to read again)."""
+    analysis_max_decisions: int = field(
+        default_factory=lambda: _env("analysis_max_decisions", 2000)
+    )
+    """The most decisions (bids and cards) of a game analysed (a 4-player game to 7
+    holds some 150-300; each costs about 15 ms of CPU, at most ``analysis_seconds``)."""
+    analysis_seconds: float = field(default_factory=lambda: _env("analysis_seconds", 1.0))
+    """The time cap of each decision of an analysis (``pitch.bots.analysis.TIME``)."""
     reads_per_minute: float = field(default_factory=lambda: _env("reads_per_minute", 300.0))
     """Reads of tables and game lists per client address (``GET /api/tables/{id}``,
     its ``/state``, ``/hands`` and ``/record``; the game lists): a table not in memory

@@ -11,7 +11,8 @@ arguments) and never receives the service: :mod:`~pitch.server.tables.lifecycle`
 commit, broadcast), :mod:`~pitch.server.botplay.scheduler` (bot moves, timers, hints),
 :mod:`~pitch.server.realtime.connections` (sockets, chat, admission),
 :mod:`~pitch.server.lobby.quickplay`, :mod:`~pitch.server.lobby.rematch` and
-:mod:`~pitch.server.ratings` (rates finished games). The API
+:mod:`~pitch.server.ratings` (rates finished games) and
+:mod:`~pitch.server.analysis` (analyses finished games on its own workers). The API
 (``api/deps.py``) reaches them as this object's attributes.
 """
 
@@ -24,7 +25,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from pitch.bots.analysis import DEALS
 from pitch.server.accounts.service import AccountLimits, Accounts
+from pitch.server.analysis.room import Analyses, AnalysisLimits
 from pitch.server.botplay.scheduler import Scheduler
 from pitch.server.botplay.workers import QUICK_WORKERS, BotPool
 from pitch.server.kernel.errors import ServiceError
@@ -151,6 +154,17 @@ class TableService:
         self.ratings = Ratings(
             self.db, self.repo, self.run_db, seat_accounts or account_store.seat_accounts
         )
+        self.analyses = Analyses(
+            self.db,
+            self.run_db,
+            AnalysisLimits(
+                workers=settings.analysis_workers,
+                queue=settings.analysis_queue,
+                max_decisions=settings.analysis_max_decisions,
+                deals=DEALS,
+                seconds=settings.analysis_seconds,
+            ),
+        )
         self.bus.subscribe(HandDealt, self.quick.hand_dealt)
         self.bus.subscribe(TableChanged, self.scheduler.table_changed)
         self.bus.subscribe(GameFinished, self.ratings.game_finished)
@@ -179,6 +193,7 @@ class TableService:
     async def stop(self) -> None:
         await self.owners.stop()
         self.lifecycle.stop()
+        self.analyses.close()
         self.bots.close()
         self.accounts.close()
         self._db_pool.submit(self.repo.writer.checkpoint)

@@ -192,7 +192,7 @@ class RatingModel(Base):
     left: Mapped[int] = mapped_column(Integer)
     """Games the player left, that the stand-in bot finished (each a loss)."""
     pitched: Mapped[int] = mapped_column(Integer, server_default="0")
-    """Hands of these games the player won the bidding and pitched (0010)."""
+    """Hands of these games the player won the bidding and pitched (0011)."""
     set_back: Mapped[int] = mapped_column(Integer, server_default="0")
     """Of those, hands their side was set back."""
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -229,3 +229,19 @@ class RatingHistoryModel(Base):
     """``win``, ``loss`` or ``draw`` (no winner: the hand limit)."""
     left: Mapped[bool] = mapped_column(Boolean)
     """The player left the game and the stand-in bot finished it: a loss."""
+
+
+class AnalysisModel(Base):
+    """A finished game's analysis (``pitch.server.analysis``), as ``pitch analyze
+    --json`` writes it, kept under a hash of its canonical record, the game's index and
+    the analysis settings: the second request for it is answered from here."""
+
+    __tablename__ = "analyses"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The table whose game it is, if it was asked for by table."""
+    game: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    result: Mapped[str] = mapped_column(Text)
+    """The JSON text (docs/bots.md, format version 1), sent as it is."""

@@ -1,4 +1,4 @@
-"""The HTTP API, one router per domain (tables, quick play, records, lobby, pages),
+"""The HTTP API, one router per domain (tables, quick play, records, analyses, lobby, pages),
 and the table socket (:mod:`socket`, let in by ``PitchApp`` before the routers);
 :mod:`deps` holds what they share."""
 
@@ -6,12 +6,22 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from pitch.server.api import accounts, lobby, pages, players, quickplay, records, tables
+from pitch.server.api import (
+    accounts,
+    analysis,
+    lobby,
+    pages,
+    players,
+    quickplay,
+    records,
+    tables,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     tables.router,
     quickplay.router,
     records.router,
+    analysis.router,
     lobby.router,
     pages.router,
     accounts.router,

@@ -55,6 +55,8 @@ class Limits:
     """Seats claimed or left: writes to the store."""
     signups: KeyedBuckets
     """Accounts made (``signups_per_hour``)."""
+    analyses: KeyedBuckets
+    """New analysis jobs (a stored analysis is free)."""
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
@@ -67,6 +69,7 @@ class Limits:
             signups=KeyedBuckets(
                 rate=settings.signups_per_hour / 3600.0, burst=settings.signups_per_hour
             ),
+            analyses=_buckets(settings.analyses_per_minute),
         )
 
 
@@ -171,6 +174,11 @@ def signup_limit(conn: HTTPConnection, who: Networks) -> Limit:
     return Limit(_limits(conn).signups, who, "too many accounts made; wait an hour")
 
 
+def analysis_limit(conn: HTTPConnection, who: Networks) -> Limit:
+    return Limit(_limits(conn).analyses, who, "too many games analysed; wait a minute")
+
+
+AnalysisLimit = Annotated[Limit, Depends(analysis_limit)]
 CreationLimit = Annotated[Limit, Depends(creation_limit)]
 CheckLimit = Annotated[Limit, Depends(check_limit)]
 HandsLimit = Annotated[Limit, Depends(hands_limit)]

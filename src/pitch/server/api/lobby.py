@@ -68,6 +68,7 @@ async def health(svc: Service, request: Request) -> JSONResponse:
             "wanted": svc.bots.workers + svc.bots.quick,
             "waiting": svc.bots.waiting(),
         },
+        "analyses": svc.analyses.state(),
         "sockets": svc.sockets.public(),
         "record_checks": request.app.state.record_checks.state(),
     }

@@ -20,9 +20,8 @@ import random
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -32,7 +31,9 @@ from pitch.bots.heuristic import view_action
 from pitch.bots.options import NETWORK, NETWORK_SECONDS
 from pitch.bots.registry import frozen_spec, make_bot, parse_bot_spec
 from pitch.engine import PlayerView
+from pitch.fastcore.search import Sliced, drain
 from pitch.server.botplay.fairqueue import FairQueue
+from pitch.server.botplay.slices import Slices
 
 log = logging.getLogger("pitch.server")
 
@@ -58,43 +59,59 @@ def _warm() -> None:
         log.info("bot worker compiled the search kernels in %.1f s", took)
 
 
-def choose(
+def sliced_choice(
     spec: str, view: PlayerView, seed: int, advise: bool = False, since: float | None = None
-) -> Advice:
-    """A fresh bot of ``spec`` picks an action for ``view`` (in a worker), with its own
-    figures when ``advise`` (a hint); its time cap counts from ``since`` (when the
-    worker took the job, ``time.perf_counter()``; default now). Only the bots offered
-    to the network run here (never ``ext:COMMAND``, which would run a command on the
-    server: a spec stored before requests were checked could name one)."""
+) -> Sliced[Advice]:
+    """A fresh bot of ``spec`` picks an action for ``view`` (in a worker), in slices
+    (:class:`~pitch.server.botplay.slices.Slices`), with its own figures when ``advise``
+    (a hint); its time cap counts from ``since`` (when the table asked,
+    ``time.perf_counter()``; default now). Only the bots offered to the network run
+    here (never ``ext:COMMAND``, which would run a command on the server: a spec stored
+    before requests were checked could name one)."""
     if parse_bot_spec(spec).name not in NETWORK:
         raise ValueError(
             f"the server runs only the bots it offers ({', '.join(NETWORK)}), not {spec!r}"
         )
     bot = make_bot(spec, rng=random.Random(seed))
-    advice = bot.decide(view, since=since)
+    advice = yield from bot.sliced(view, since=since)
     return advice if advise else Advice(int(advice.action))
 
 
+def choose(
+    spec: str, view: PlayerView, seed: int, advise: bool = False, since: float | None = None
+) -> Advice:
+    """:func:`sliced_choice` run to the end at once."""
+    return drain(sliced_choice(spec, view, seed, advise, since))
+
+
 def _worker_main(conn: Connection, parent: int) -> None:
-    """A worker's life: warm up, say ready, then answer one job at a time.
-    ``parent`` is the server's pid, passed in rather than read here: a server killed
-    while this worker was still starting would otherwise leave it watching init."""
+    """A worker's life: warm up, say ready, then serve the jobs it is sent, several at
+    once in slices (:class:`Slices`), taking new jobs and cancellations between two
+    slices. ``parent`` is the server's pid, passed in rather than read here: a server
+    killed while this worker was still starting would otherwise leave it watching init."""
     threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
     with contextlib.suppress(Exception):
         _warm()
     conn.send(("ready", None))
-    while True:
-        try:
-            job, spec, view, seed, advise = conn.recv()
-        except (EOFError, OSError):
-            return
-        # The decision's budget runs from here: making the bot counts against it.
-        since = time.perf_counter()
-        try:
-            reply: tuple[str, Any] = ("ok", choose(spec, view, seed, advise, since))
-        except Exception as e:  # reported to the server, which plays for the bot
-            reply = ("error", f"{type(e).__name__}: {e}")
-        conn.send((job, reply))
+    jobs = Slices()
+    try:
+        while True:
+            while not jobs or conn.poll():  # wait only when there is nothing to do
+                msg = conn.recv()
+                if msg[0] == "cancel":
+                    if jobs.drop(msg[1]):
+                        conn.send((msg[1], ("cancelled", None)))
+                    continue
+                _, job, spec, view, seed, advise, age, key = msg
+                # The decision's budget runs from when its table asked: the time it
+                # waited for a worker, and shares with other jobs, count against it.
+                since = time.perf_counter() - age
+                jobs.add(job, key, sliced_choice(spec, view, seed, advise, since))
+            done = jobs.step()
+            if done is not None:
+                conn.send(done)
+    except (EOFError, OSError):
+        return
 
 
 # ------------------------------------------------------------------ in the server
@@ -127,17 +144,24 @@ class _Worker:
     proc: BaseProcess
     conn: Connection
     ready: bool = False
-    job: int | None = None
-    waiter: asyncio.Future[tuple[str, Any]] | None = None
-    expiry: asyncio.TimerHandle | None = None
-    """Set while the worker finishes a job nobody waits for (see :meth:`BotPool.run`)."""
-    key: str | None = None
-    """The client whose work it does (its time counts to that client's turn)."""
-    since: float = 0.0
     quick: bool = False
     """Kept for quick jobs (see :class:`BotPool`)."""
-    turns: FairQueue[asyncio.Future[_Worker]] | None = None
-    """The queue whose turn it serves (its time counts there)."""
+    jobs: dict[int, _Job] = field(default_factory=dict)
+    """The jobs it holds (at most :attr:`BotPool.per_worker`), by number."""
+
+
+@dataclass(eq=False)
+class _Job:
+    worker: _Worker
+    id: int
+    key: str
+    """The client whose turn it was given in (its time counts to that client)."""
+    turns: FairQueue[asyncio.Future[_Job]]
+    """The queue whose turn it was given in."""
+    since: float
+    waiter: asyncio.Future[tuple[str, Any]] | None = None
+    expiry: asyncio.TimerHandle | None = None
+    """Set while the worker drops a job nobody waits for (see :meth:`BotPool.run`)."""
 
 
 class BotFailure(Exception):
@@ -151,6 +175,15 @@ QUICK_SECONDS = 0.25
 """A job is quick when its bot decides within this by its options (``random``,
 ``heuristic``, a search with a ``time`` cap at most this): :class:`BotPool`'s quick
 workers serve only such jobs."""
+
+
+JOBS_PER_WORKER = 32
+"""Jobs one worker holds at once, served in slices (:class:`Slices`); more wait for room
+in turns by client (:class:`BotPool`). Twenty addresses' two tables each of the costliest
+bot, and a table of someone else's, fit in two workers; each held job costs a bot and its
+search arrays (kilobytes; a tree that grows with the search it gets). It also bounds what
+a worker that stops reading can be sent (a job is about 1 KB pickled, far below a pipe's
+buffer), so the server never blocks on sending to one."""
 
 
 def quick(spec: str) -> bool:
@@ -174,38 +207,43 @@ def quick(spec: str) -> bool:
 class BotPool:
     """``workers`` processes, and ``quick`` more kept for quick jobs; a job may run
     ``timeout`` seconds and wait as long for a worker, after which it fails (and a
-    running one is killed).
+    worker that holds it and does not answer is killed).
 
-    Jobs waiting for a worker queue by client (:class:`FairQueue`): one queue per client
-    address for all its tables and hints, and a worker that comes free serves the
-    client, among those waiting, whose worker time would be least once its next job is
-    done (round robin by worker time). A job names the clients it is for (``keys``:
-    those with its table open; a hint's asker) and waits in the turn of the one of them
-    with the fewest jobs waiting. So clients whose tables ask for long searches back to
-    back hold up another's bots only by the jobs already running, not by all they have
-    queued; and watching or sitting at someone's table does not put that table's work
-    behind one's own.
+    A worker holds up to ``per_worker`` jobs at once (:data:`JOBS_PER_WORKER`) and
+    serves them in slices (:class:`Slices`: a batch of one search, then of another,
+    clients in turn); each decision stops at its own deadline, counted from when its
+    table asked. So a table whose bot thinks a second gets its move a second after it
+    asked however many searches other clients run (with fewer rollouts on a busy
+    worker), where a worker that ran one search at a time made it wait for the 2 s
+    searches running (a running search cannot end sooner).
 
-    Fair turns cannot make a search that is running end sooner: with every worker at a
-    flooder's 2 s search, another table's move waits for one of them to finish. A quick
-    worker serves only quick jobs (:func:`quick`: bots that answer at once or think at
-    most :data:`QUICK_SECONDS`), in turns by client of their own, so such a table's bot
-    waits at most for one quick job whatever the others run (a quick job also takes any
-    worker that comes free first)."""
+    A job goes to the worker of its kind holding the fewest; jobs that find no room
+    queue by client (:class:`FairQueue`): one queue per client address for all its
+    tables and hints, and room that comes free serves the client, among those
+    waiting, whose worker time would be least once its next job is done. A job names
+    the clients it is for (``keys``: those with its table open; a hint's asker) and
+    waits in the turn of the one of them with the fewest jobs waiting, so watching or
+    sitting at someone's table does not put that table's work behind one's own.
 
-    def __init__(self, workers: int, timeout: float, quick: int = 0) -> None:
+    The quick workers serve only quick jobs (:func:`quick`: bots that answer at once or
+    think at most :data:`QUICK_SECONDS`), which then share a worker with no search
+    (a quick job also takes room on a search worker when a quick worker has none)."""
+
+    def __init__(
+        self, workers: int, timeout: float, quick: int = 0, per_worker: int = JOBS_PER_WORKER
+    ) -> None:
         self.workers = max(1, workers)
         self.quick = max(0, quick)
         self.timeout = timeout
+        self.per_worker = max(1, per_worker)
+        """Jobs a worker holds at once (:data:`JOBS_PER_WORKER`)."""
         self._all: list[_Worker] = []
-        self._idle: deque[_Worker] = deque()
-        self._idle_quick: deque[_Worker] = deque()
-        self._wanted: FairQueue[asyncio.Future[_Worker]] = FairQueue(
+        self._wanted: FairQueue[asyncio.Future[_Job]] = FairQueue(
             time.monotonic, slack=NETWORK_SECONDS
         )
-        """Callers waiting for a worker, by client: one that comes back after a pause
-        may be one search (the longest a network bot thinks) behind the others."""
-        self._wanted_quick: FairQueue[asyncio.Future[_Worker]] = FairQueue(
+        """Callers waiting for room on a worker, by client: one that comes back after a
+        pause may be one search (the longest a network bot thinks) behind the others."""
+        self._wanted_quick: FairQueue[asyncio.Future[_Job]] = FairQueue(
             time.monotonic, slack=QUICK_SECONDS
         )
         """The quick jobs among them, in turns of their own for the quick workers."""
@@ -243,84 +281,105 @@ class BotPool:
         tag, reply = msg
         if tag == "ready":
             w.ready = True
-            self._release(w)
-        elif w.expiry is not None and tag == w.job:
-            self._release(w)  # the answer to an abandoned job: the worker is free again
-        elif w.waiter is not None and tag == w.job and not w.waiter.done():
-            w.waiter.set_result(reply)
+            self._dispatch()
+            return
+        j = w.jobs.get(tag)
+        if j is None:
+            return  # a job already given up and taken back
+        if j.expiry is not None:
+            self._release(j)  # an abandoned job dropped (or answered): its room is free
+        elif j.waiter is not None and not j.waiter.done():
+            j.waiter.set_result(reply)
 
-    def _release(self, w: _Worker) -> None:
-        if w.expiry is not None:
-            w.expiry.cancel()
-        w.job, w.waiter, w.expiry = None, None, None
-        self._charge(w)
-        turns = self._wanted_quick if w.quick else self._wanted
-        while (turn := turns.pop()) is not None:
-            key, f = turn
-            # Else its caller gave up waiting (and is taking it back), or a quick job
-            # was served by the other kind of worker.
-            if not f.done():
-                w.key, w.turns, w.since = key, turns, turns.start(key)
-                f.set_result(w)
-                return
-        (self._idle_quick if w.quick else self._idle).append(w)
+    def _room(self, quick: bool) -> _Worker | None:
+        """The ready worker of the kind with the fewest jobs, if it has room."""
+        best: _Worker | None = None
+        for w in self._all:
+            if w.quick == quick and w.ready and (best is None or len(w.jobs) < len(best.jobs)):
+                best = w
+        return best if best is not None and len(best.jobs) < self.per_worker else None
 
-    def _charge(self, w: _Worker) -> None:
-        """The worker's time since it was handed out counts to its client's turn."""
-        if w.key is not None and w.turns is not None:
-            w.turns.finish(w.key, w.since)
-        w.key, w.turns = None, None
+    def _dispatch(self) -> None:
+        """Give waiting jobs the room there is, in fair turns: quick jobs to the quick
+        workers first, then every job to the others."""
+        for kind, turns in ((True, self._wanted_quick), (False, self._wanted)):
+            while turns and (w := self._room(kind)) is not None:
+                turn = turns.pop()
+                if turn is None:
+                    break
+                key, f = turn
+                # Else its caller gave up waiting (and is taking it back), or a quick
+                # job was served by the other kind of worker.
+                if not f.done():
+                    self._jobs += 1
+                    j = _Job(w, self._jobs, key, turns, turns.start(key))
+                    w.jobs[j.id] = j
+                    f.set_result(j)
+
+    def _release(self, j: _Job) -> None:
+        """``j`` leaves its worker: its time counts to its client's turn, and its room
+        goes to the next job waiting."""
+        if j.worker.jobs.pop(j.id, None) is None:
+            return
+        if j.expiry is not None:
+            j.expiry.cancel()
+            j.expiry = None
+        j.turns.finish(j.key, j.since)
+        self._dispatch()
 
     def _lost(self, w: _Worker, why: str) -> None:
-        """End ``w`` (killed if still running) and start a replacement."""
+        """End ``w`` (killed if still running), fail the jobs it held, and start a
+        replacement."""
         if w not in self._all:
             return
         self._all.remove(w)
-        with contextlib.suppress(ValueError):
-            (self._idle_quick if w.quick else self._idle).remove(w)
         with contextlib.suppress(Exception):
             asyncio.get_running_loop().remove_reader(w.conn.fileno())
-        if w.waiter is not None and not w.waiter.done():
-            w.waiter.set_exception(BotFailure(why))
-        if w.expiry is not None:
-            w.expiry.cancel()
-        self._charge(w)
+        jobs, w.jobs = list(w.jobs.values()), {}
+        for j in jobs:
+            if j.waiter is not None and not j.waiter.done():
+                j.waiter.set_exception(BotFailure(why))
+            if j.expiry is not None:
+                j.expiry.cancel()
+            j.turns.finish(j.key, j.since)
         _kill(w)
         if not self._closed:
             self._spawn(w.quick)
+        self._dispatch()
 
-    def _abandon(self, w: _Worker, job: int, started: float) -> None:
-        """Nobody waits for ``w``'s answer to ``job`` any more (its caller was
-        cancelled: the turn was replanned, a hint's asker left). Take the worker back
-        when it answers; end it only if it is still at the job when the job's bound
-        runs out. Killing it at once would cost every table the second or more a fresh
-        worker takes to start, and a client could cause that at will (reconnecting)."""
-        if w not in self._all or w.job != job:
+    def _abandon(self, j: _Job, started: float) -> None:
+        """Nobody waits for ``j``'s answer any more (its caller was cancelled: the turn
+        was replanned, a hint's asker left). The worker is told to drop it, and its room
+        is free once the worker says so (between two slices); the worker is ended only
+        if it has not by the job's bound. Killing it at once would cost its other jobs
+        and every table the second or more a fresh worker takes to start, and a client
+        could cause that at will (reconnecting)."""
+        w = j.worker
+        if w not in self._all or j.id not in w.jobs:
             return
-        if w.waiter is not None and w.waiter.done() and not w.waiter.cancelled():
-            self._release(w)  # it had answered just before the caller was cancelled
+        if j.waiter is not None and j.waiter.done() and not j.waiter.cancelled():
+            self._release(j)  # it had answered just before the caller was cancelled
             return
-        loop = asyncio.get_running_loop()
-        w.waiter = None
-        w.expiry = loop.call_at(started + self.timeout, self._expire, w, job)
+        j.waiter = None
+        j.expiry = asyncio.get_running_loop().call_at(started + self.timeout, self._expire, j)
+        try:
+            w.conn.send(("cancel", j.id))
+        except OSError:
+            self._lost(w, "the bot worker died")
 
-    def _expire(self, w: _Worker, job: int) -> None:
-        if w.job == job and w.expiry is not None:
-            w.expiry = None
-            self._lost(w, "an abandoned job ran past its bound")
+    def _expire(self, j: _Job) -> None:
+        if j.expiry is not None and j.worker.jobs.get(j.id) is j:
+            j.expiry = None
+            self._lost(j.worker, "an abandoned job ran past its bound")
 
-    async def _acquire(self, keys: Sequence[str], fast: bool = False) -> _Worker:
+    async def _acquire(self, keys: Sequence[str], fast: bool = False) -> _Job:
         if not self._all:
             self.warm()
-        f: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
+        f: asyncio.Future[_Job] = asyncio.get_running_loop().create_future()
         key = self._wanted.push(keys, f)
         # A quick job waits in both turns: the first worker of either kind takes it.
         qkey = self._wanted_quick.push(keys, f) if fast and self.quick else None
-        for idle, turns in ((self._idle, self._wanted), (self._idle_quick, self._wanted_quick)):
-            while idle and turns:  # a free worker takes the fair turn (this one unless
-                w = idle.popleft()  # others wait)
-                if w in self._all:
-                    self._release(w)
+        self._dispatch()  # room there is goes in fair turns (this one unless others wait)
 
         def leave() -> None:
             self._wanted.remove(key, f)
@@ -328,7 +387,7 @@ class BotPool:
                 self._wanted_quick.remove(qkey, f)
 
         try:
-            w = await asyncio.wait_for(f, self.timeout)
+            j = await asyncio.wait_for(f, self.timeout)
         except TimeoutError:
             leave()
             if f.done() and not f.cancelled():  # handed over as the time ran out (3.12+)
@@ -342,7 +401,7 @@ class BotPool:
                 self._release(f.result())  # it was handed over just as we gave up
             raise
         leave()  # out of the other kind's turns too
-        return w
+        return j
 
     # -------------------------------------------------------------- jobs
 
@@ -350,31 +409,33 @@ class BotPool:
         self, spec: str, view: PlayerView, advise: bool = False, keys: Sequence[str] = ()
     ) -> Advice:
         """The bot's action for ``view`` (with its figures when ``advise``), from a
-        worker, in the turn of one of ``keys`` (the clients the job is for);
-        :class:`BotFailure` if it fails, takes longer than ``timeout`` (the worker is
-        then killed) or answers an illegal action."""
+        worker, in the turn of one of ``keys`` (the clients the job is for); the bot's
+        time cap counts from this call. :class:`BotFailure` if it fails, takes longer
+        than ``timeout`` (the worker is then killed) or answers an illegal action."""
         if self._closed:
             raise BotFailure("the server is shutting down")
-        w = await self._acquire(keys, quick(spec))
-        self._jobs += 1
-        job = self._jobs
-        w.job = job
         loop = asyncio.get_running_loop()
-        w.waiter = loop.create_future()
+        asked = loop.time()
+        j = await self._acquire(keys, quick(spec))
+        w = j.worker
+        j.waiter = loop.create_future()
         started = loop.time()
         try:
-            w.conn.send((job, spec, for_worker(view), secrets.randbits(64), advise))
-            tag, value = await asyncio.wait_for(w.waiter, self.timeout)
+            age = started - asked
+            w.conn.send(
+                ("job", j.id, spec, for_worker(view), secrets.randbits(64), advise, age, j.key)
+            )
+            tag, value = await asyncio.wait_for(j.waiter, self.timeout)
         except TimeoutError:
             self._lost(w, "timeout")
             raise BotFailure(f"took longer than {self.timeout:g} s; its worker was ended") from None
         except asyncio.CancelledError:
-            self._abandon(w, job, started)
+            self._abandon(j, started)
             raise
         except (BotFailure, OSError) as e:
             self._lost(w, str(e))
             raise BotFailure(str(e) or "the bot worker died") from None
-        self._release(w)
+        self._release(j)
         if tag != "ok":
             raise BotFailure(str(value))
         if not isinstance(value, Advice) or not (view.legal >> value.action) & 1:
@@ -415,19 +476,22 @@ class BotPool:
         for w in list(self._all):
             with contextlib.suppress(Exception):
                 asyncio.get_running_loop().remove_reader(w.conn.fileno())
-            if w.waiter is not None and not w.waiter.done():
-                w.waiter.set_exception(BotFailure("the server is shutting down"))
+            for j in w.jobs.values():
+                if j.waiter is not None and not j.waiter.done():
+                    j.waiter.set_exception(BotFailure("the server is shutting down"))
+                if j.expiry is not None:
+                    j.expiry.cancel()
+            w.jobs.clear()
             _kill(w)
         self._all.clear()
-        self._idle.clear()
-        self._idle_quick.clear()
 
     def ready(self) -> int:
         """Workers started and warmed up."""
         return sum(w.ready for w in self._all)
 
     def waiting(self) -> dict[str, int]:
-        """Jobs waiting for a worker, and the clients they wait for (``/api/health``)."""
+        """Jobs waiting for room on a worker, and the clients they wait for
+        (``/api/health``)."""
         return {"jobs": len(self._wanted), "clients": self._wanted.keys_waiting()}
 
 

@@ -61,6 +61,11 @@ HTTP_CODES: dict[str, str] = {
     "not_json": "a `POST` that is not `Content-Type: application/json`",
     "too_large": "the request body is larger than the server takes",
     "too_slow": "the request body did not arrive in time",
+    "bad_record": "the record breaks the rules or the record format (`detail` says where)",
+    "record_too_long": (
+        "the record is too long to analyse: more hands or decisions than the server takes (`limit`)"
+    ),
+    "no_job": "no analysis job has this id (it ended long ago, or the server restarted)",
 }
 """Every ``code`` an HTTP error answer may carry (docs/server.md, "HTTP errors"): a
 client shows its own words for it, in its reader's language; ``detail`` is English."""
@@ -77,10 +82,17 @@ _BY_STATUS = {
 class ServiceError(Exception):
     """A request the service refuses: ``status`` is the HTTP status to answer, ``code``
     one of :data:`HTTP_CODES` (by default the usual one for the status), ``extra`` the
-    answer's other fields (``seat``, ``limit``, ``reason``)."""
+    answer's other fields (``seat``, ``limit``, ``reason``); ``retry_after`` the seconds
+    of a ``Retry-After`` header."""
 
     def __init__(
-        self, status: int, detail: str, code: str | None = None, **extra: int | str
+        self,
+        status: int,
+        detail: str,
+        code: str | None = None,
+        *,
+        retry_after: int | None = None,
+        **extra: int | str,
     ) -> None:
         super().__init__(detail)
         self.status = status
@@ -88,3 +100,4 @@ class ServiceError(Exception):
         self.code = code or _BY_STATUS[status]
         assert self.code in HTTP_CODES, self.code
         self.extra = extra
+        self.retry_after = retry_after

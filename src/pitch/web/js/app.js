@@ -43,7 +43,7 @@ async function show() {
   await loadLevels(); // bot level names, for every page that names a bot seat
   if (r.name === "replay") {
     page = await import("./replay/replay.js");
-    page.showReplay(main, history.state?.records || null);
+    page.showReplay(main, history.state?.records || null, { analyse: Boolean(history.state?.analyse) });
   } else if (r.name === "rules") {
     page = await import("./rules/rulespage.js");
     await page.showRules(main);
@@ -151,6 +151,7 @@ function openSettings() {
     ),
     // The table's keys (also on each control as aria-keyshortcuts), so they are found.
     h("p", { class: "muted small keys-help" }, t("Keys at the table: P pass, 1–4 bid, H hint, L last trick; ← → move between your cards, Enter plays one.")),
+    h("p", { class: "muted small replay-keys-help" }, t("Keys in the replay: ← → a move, Page Up/Down a hand, Home/End; once analysed, N the next mistake, B the previous one.")),
     h(
       "form",
       { method: "dialog" },

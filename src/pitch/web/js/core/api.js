@@ -53,3 +53,7 @@ export function socketUrl(id) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   return `${proto}//${location.host}/ws/tables/${id}`;
 }
+/** Ask for a finished game's analysis ({records: [record]}): its result if the server
+ *  analysed it before, else the job to poll (docs/server.md, "Analyses"). */
+export const analyse = (body) => call("POST", "/api/analysis", body);
+export const analysisJob = (job) => call("GET", `/api/analysis/${encodeURIComponent(job)}`);

@@ -112,6 +112,9 @@ function knownError(code, extra) {
     bad_login: t("The name or the password is wrong."),
     signed_out: t("You are not signed in, or your session has ended; sign in again."),
     too_many_attempts: t("Too many failed sign-ins; wait a while and try again."),
+    bad_record: t("This record breaks the rules, so it cannot be analysed."),
+    record_too_long: t("This game is too long to analyse."),
+    no_job: t("The analysis was lost (the server restarted); ask for it again."),
     // A request or message the server could not read: the client sent it, so a reload
     // (a newer client) is what may help. FastAPI's own 422 is `bad_request`.
     bad_request: notUnderstood,

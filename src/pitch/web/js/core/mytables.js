@@ -196,10 +196,10 @@ export async function leaveTable(table, playing, question) {
 
 /** Open a finished table's game in the replay (My tables, the game-over panel, and an
  *  invite link opened after the game). */
-export async function watchReplay(table) {
+export async function watchReplay(table, analyse = false) {
   try {
     const rec = await api.record(table);
-    window.pitchNavigate("/#replay", { records: [rec] });
+    window.pitchNavigate("/#replay", { records: [rec], analyse });
   } catch (e) {
     toast(t("Could not load the record: {why}", { why: apiError(e) }), "error");
   }

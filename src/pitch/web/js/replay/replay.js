@@ -9,6 +9,7 @@ import { icon } from "../core/icons.js";
 import { levelName } from "../core/levels.js";
 import { apiError, refusalText, withRuleLinks } from "../core/messages.js";
 import { finishedTables, statusText, when, who } from "../core/mytables.js";
+import { accuracyTable, AnalysisError, chart, checkAnalysis, decisionNote, MARKS, markText, markedFrom, requestAnalysis } from "./analysis.js";
 import { framesOf, isRule, MAX_GAMES, parseRecords, RecordError, verifyRecords, VerifyError } from "./record.js";
 import * as settings from "../core/settings.js";
 import { handSummary, scoreSheet, seatName, winnerText, sideName } from "../table/summary.js";
@@ -24,11 +25,16 @@ let checking = false; // a check by the server is under way
 let refusal = null; // why the last file was refused (shown under the loader)
 let ticket = 0; // the newest check; answers to older ones are dropped
 let mine = null; // this browser's finished tables (My tables), to watch without a file
+let sources = []; // the records as read (the file's, or the table's), sent for analysis
+let analysis = null; // {status: "running"|"done"|"failed", done, total, data, error}
+let analysisTicket = 0; // the newest analysis asked for; older answers are dropped
+let analyseOnOpen = false; // the game-over panel's "Analyse this game"
 
 /** Show the viewer in `main`; `records` is an optional list of games to open at once
  * (the table's record): they are checked by the server first, like any file. */
-export function showReplay(main, records = null) {
+export function showReplay(main, records = null, options = {}) {
   root = main;
+  analyseOnOpen = Boolean(options.analyse);
   stop();
   draw();
   const linked = location.hash.match(/^#replay-([a-z0-9]{1,32})$/); // a profile's game
@@ -67,8 +73,9 @@ async function watch(table) {
   }
 }
 
-function openGames(list) {
+function openGames(list, items) {
   games = list;
+  sources = items; // no problems: the server's records are the file's, in its order
   openGame(0);
 }
 
@@ -78,6 +85,87 @@ function openGame(i) {
   index = 0;
   viewer = 0;
   shown = new Set();
+  analysis = null;
+  analysisTicket++;
+}
+
+/** Ask the server to analyse the game shown; a progress bar while it runs. */
+async function startAnalysis() {
+  if (!game || !game.frames.length) return;
+  const mine = ++analysisTicket;
+  const shownGame = game;
+  analysis = { status: "running", done: 0, total: 0 };
+  lastAction = "analysis";
+  draw();
+  const progress = (done, total) => {
+    if (mine !== analysisTicket) return;
+    Object.assign(analysis, { done, total });
+    const bar = root?.querySelector("#analysis-progress");
+    if (bar) {
+      bar.max = Math.max(1, total);
+      bar.value = done;
+      root.querySelector("#analysis-count").textContent = t("{done} of {total} decisions", { done, total });
+    }
+  };
+  let next;
+  try {
+    const result = await requestAnalysis(sources[shownGame.index], progress, () => mine === analysisTicket && root !== null);
+    if (result === null) return;
+    next = { status: "done", data: checkAnalysis(result, shownGame) };
+  } catch (e) {
+    next = { status: "failed", error: e instanceof AnalysisError ? t("The analysis could not be read; try again.") : apiError(e) };
+  }
+  if (mine !== analysisTicket || !root) return;
+  analysis = next;
+  lastAction = next.status === "done" ? "chart" : "analyse";
+  draw();
+}
+
+/** The analysis panel: the button, the progress bar, or the chart, the decision shown
+ *  and the players' accuracy. */
+function analysisPanel() {
+  const box = h("section", { class: "panel analysis", id: "analysis", "aria-labelledby": "analysis-title" }, h("h2", { id: "analysis-title" }, t("Analysis")));
+  if (!analysis || analysis.status === "failed") {
+    if (analysis) box.append(h("p", { class: "record-problem", role: "alert" }, analysis.error));
+    box.append(
+      h("p", { class: "muted small" }, t("The strongest bot looks at every bid and card from that player's seat, and marks what cost the game the most.")),
+      h("button", { type: "button", class: "primary", id: "analyse-game", dataset: { action: "analyse" }, onclick: startAnalysis }, t("Analyse this game")),
+    );
+    return box;
+  }
+  if (analysis.status === "running") {
+    const { done, total } = analysis;
+    box.append(
+      h("label", { for: "analysis-progress", class: "small" }, t("Analysing the game…")),
+      h("progress", { id: "analysis-progress", max: String(Math.max(1, total)), value: String(done) }),
+      h("p", { class: "muted small", id: "analysis-count", "aria-live": "polite" }, total ? t("{done} of {total} decisions", { done, total }) : t("Waiting for the server…")),
+    );
+    return box;
+  }
+  const a = analysis.data;
+  const sideLabel = (side) => sideName(game.sides, shortNames(), side);
+  const seatLabel = (seat) => seatName(names(), seat);
+  const jump = (dir) => {
+    const to = markedFrom(a, index, dir);
+    if (to !== null) go(to);
+  };
+  box.append(
+    chart(a, game, index, (frame) => {
+      lastAction = "chart";
+      go(frame);
+    }, sideLabel),
+    decisionNote(a, index, seatLabel) ?? h("p", { class: "muted small decision-note" }, t("Step to a bid or a card to see what the bot thought of it.")),
+    h(
+      "p",
+      { class: "mistake-jumps" },
+      jumpButton(icon("prev"), t("Previous mistake"), () => jump(-1), "prev-mistake", "B"),
+      jumpButton(icon("next"), t("Next mistake"), () => jump(1), "next-mistake", "N"),
+      " ",
+      h("span", { class: "muted small" }, Object.entries(MARKS).map(([m, sign]) => `${sign} ${markText(m)}`).join(" · ")),
+    ),
+    accuracyTable(a, seatLabel),
+  );
+  return box;
 }
 
 /** The message for a refused file: the first game that breaks a rule, the rule and
@@ -129,9 +217,13 @@ async function open(items, fileName) {
   if (failure) return refuse(failure);
   if (answer.problems.length) return refuse(problemText(answer.problems[0]));
   stop();
-  openGames(answer.records);
+  openGames(answer.records, items);
   draw();
   if (fileName) toast(t("Opened {file}.", { file: fileName }));
+  if (analyseOnOpen) {
+    analyseOnOpen = false;
+    startAnalysis();
+  }
 }
 
 async function readFile(file) {
@@ -304,12 +396,14 @@ function draw() {
           ),
         )
       : null;
+  const marked = analysis?.status === "done" ? analysis.data.byFrame.get(index)?.mark : null;
   const where = h(
     "p",
     { class: "replay-where", "aria-live": "polite" },
     h("span", { class: "step" }, t("Move {i} of {n}", { i: index + 1, n: game.frames.length })),
     " · ",
     h("span", { class: "event" }, describe(f)),
+    marked ? [" ", h("b", { class: `mark mark-${marked}`, title: markText(marked) }, MARKS[marked]), h("span", { class: "sr-only" }, ` ${markText(marked)}`)] : null,
   );
   const board = h("div", { class: "board" });
   const open = f.hands.map((cards) => sortHand(cards, f.trump));
@@ -352,7 +446,7 @@ function draw() {
   root.append(
     h("div", { class: "replay-bar" }, controls, seatPick, gamePick),
     where,
-    h("div", { class: "table-layout" }, h("div", { class: "board-wrap replay-board" }, board, myHand), h("div", {}, scoreNow, side)),
+    h("div", { class: "table-layout" }, h("div", { class: "board-wrap replay-board" }, board, myHand), h("div", { class: "replay-side" }, analysisPanel(), scoreNow, side)),
   );
   const list = myGames(); // another of them, below the one being watched
   if (list) root.append(list);
@@ -360,13 +454,22 @@ function draw() {
 }
 
 let lastAction = "next";
-function button(sym, label, fn, key) {
+/** A labelled button (a phone has no N and B keys); the key is on it for the rest. */
+function jumpButton(sym, label, fn, key, shortcut) {
+  const onclick = () => {
+    lastAction = key;
+    fn();
+  };
+  return h("button", { type: "button", class: "jump-button", "aria-keyshortcuts": shortcut, dataset: { action: key }, onclick }, sym, h("span", {}, label));
+}
+function button(sym, label, fn, key, shortcut = null) {
   return h(
     "button",
     {
       type: "button",
       class: "icon-button",
       "aria-label": label,
+      "aria-keyshortcuts": shortcut,
       title: label,
       dataset: { action: key },
       onclick: () => {
@@ -402,11 +505,21 @@ function stop() {
   timer = 0;
 }
 
-/** Keyboard: arrows step, Page Up/Down jump a hand, Home/End, space plays. */
+/** Keyboard: arrows step, Page Up/Down jump a hand, Home/End, space plays; once the
+ *  game is analysed, N and B jump to the next and the previous marked decision. */
 export function replayKey(e) {
   if (!game || !game.frames.length || e.target.closest?.("input, select, textarea")) return false;
   const f = game.frames[index];
+  const a = analysis?.status === "done" ? analysis.data : null;
+  const mark = (dir) => () => {
+    const to = a && markedFrom(a, index, dir);
+    if (to !== null && to !== undefined) go(to);
+  };
   const keys = {
+    n: mark(1),
+    N: mark(1),
+    b: mark(-1),
+    B: mark(-1),
     ArrowRight: () => go(index + 1),
     ArrowLeft: () => go(index - 1),
     PageDown: () => go(handStart(f.hand + 1)),
@@ -425,6 +538,7 @@ export function stopReplay() {
 
 export function leave() {
   stop();
+  analysisTicket++; // an analysis still polled stops
   ticket++; // a check still under way must not draw over the next page
   checking = false;
   root = null;

@@ -769,6 +769,8 @@ function gameOver(g, rules) {
       S.seat !== null && S.seat !== undefined ? [rematchButton(), " "] : null,
       h("button", { type: "button", class: "primary", id: "watch-replay", onclick: () => watchReplay(S.id) }, t("Watch the replay")),
       " ",
+      h("button", { type: "button", id: "analyse-game", onclick: () => watchReplay(S.id, true) }, t("Analyse this game")),
+      " ",
       h("a", { class: "button", href: api.recordUrl(S.id), download: `pitch-${S.id}.json`, id: "download-record" }, t("Download the record")),
       " ",
       h("a", { class: "button", href: "/" }, t("New game")),
