@@ -78,7 +78,9 @@ function drawBoard(board) {
   const row = (r) => {
     const who = r.bot
       ? h("span", {}, levelName(r.bot), " ", h("span", { class: "bot-badge" }, t("bot")))
-      : h("a", { href: profileHref(r.name) }, r.name);
+      : r.name
+        ? h("a", { href: profileHref(r.name) }, r.name)
+        : h("span", {}, "—"); // an account the server could not name
     return h(
       "tr",
       { class: r.me ? "me" : null, dataset: { bot: r.bot ?? "" }, "aria-current": r.me ? "true" : null },
