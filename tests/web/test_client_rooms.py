@@ -15,13 +15,14 @@ IMPORT = re.compile(
 )
 
 ALLOWED = {
-    ".": {".", "core", "lobby", "table", "replay", "rules", "account"},  # app.js, the router
+    ".": {".", "core", "lobby", "table", "replay", "rules", "account", "players"},  # the router
     "core": {"core"},
     "lobby": {"lobby", "core"},
     "table": {"table", "core"},
     "replay": {"replay", "table", "core"},
     "rules": {"rules", "table", "core"},
     "account": {"account", "core"},
+    "players": {"players", "core"},
 }
 """Which rooms each room's modules may import from (its own included)."""
 

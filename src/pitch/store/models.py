@@ -191,6 +191,10 @@ class RatingModel(Base):
     wins: Mapped[int] = mapped_column(Integer)
     left: Mapped[int] = mapped_column(Integer)
     """Games the player left, that the stand-in bot finished (each a loss)."""
+    pitched: Mapped[int] = mapped_column(Integer, server_default="0")
+    """Hands of these games the player won the bidding and pitched (0011)."""
+    set_back: Mapped[int] = mapped_column(Integer, server_default="0")
+    """Of those, hands their side was set back."""
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

@@ -287,6 +287,16 @@ class Accounts:
         await self._verified(account.name, password, networks)
         await self.run_db(self.store.delete, account.id, self._now())
 
+    async def by_name(self, name: str) -> AccountRow | None:
+        """The live account going by ``name`` (folded as sign-in folds it), or
+        ``None``. A text the name rule refuses (invisible or bidi characters, too
+        long) names nobody: it never reaches the store."""
+        try:
+            name = check_name(name)
+        except TextRefused:
+            return None
+        return await self.run_db(self.store.by_key, self._keys(name)[0])  # type: ignore[no-any-return]
+
     async def export(self, account: AccountRow) -> dict[str, Any]:
         return await self.run_db(self.store.export, account.id)  # type: ignore[no-any-return]
 

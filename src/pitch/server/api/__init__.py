@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from pitch.server.api import accounts, analysis, lobby, pages, quickplay, records, tables
+from pitch.server.api import (
+    accounts,
+    analysis,
+    lobby,
+    pages,
+    players,
+    quickplay,
+    records,
+    tables,
+)
 
 ROUTERS: tuple[APIRouter, ...] = (
     tables.router,
@@ -16,4 +25,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     lobby.router,
     pages.router,
     accounts.router,
+    players.router,
 )

@@ -42,3 +42,14 @@ async def rules_page() -> FileResponse:
 async def account_page() -> FileResponse:
     """My account is a page of the web client (it asks GET /api/account itself)."""
     return FileResponse(STATIC / "index.html")
+
+
+@router.get("/leaderboard")
+async def leaderboard_page() -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+@router.get("/players/{name}")
+async def player_page(name: str) -> FileResponse:
+    """A profile page; the client reads the name from the path."""
+    return FileResponse(STATIC / "index.html")

@@ -12,6 +12,7 @@ HTTP_CODES: dict[str, str] = {
         "rules make a casual table, unrated)"
     ),
     "no_table": "no table has this id",
+    "no_player": "no player goes by this name (or their account was deleted)",
     "no_seat": "the table has no seat of that number (R1.3)",
     "bad_token": "no seat at this table is held by that token",
     "seat_taken": "the seat (`seat`) is someone else's",

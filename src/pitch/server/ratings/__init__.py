@@ -2,7 +2,7 @@
 the tables room's ``GameFinished`` event, exactly once per game. The one way in:
 :class:`Ratings` and what its read functions answer. docs/server.md, "Ratings"."""
 
-from pitch.server.ratings.room import Ratings, no_accounts
+from pitch.server.ratings.room import RECENT_GAMES, Profile, Ratings, no_accounts
 from pitch.server.ratings.scale import (
     BOT_RATINGS,
     KINDS,
@@ -21,10 +21,12 @@ __all__ = [
     "BOT_RATINGS",
     "KINDS",
     "PROVISIONAL_GAMES",
+    "RECENT_GAMES",
     "HistoryPoint",
     "LeaderRow",
     "Leaderboard",
     "PlayerRating",
+    "Profile",
     "Ratings",
     "SeatAccounts",
     "no_accounts",

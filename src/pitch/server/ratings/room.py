@@ -6,6 +6,7 @@ show. The database work runs in the store's threads."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from pitch.server.ratings.store import (
     HistoryPoint,
@@ -21,6 +22,18 @@ from pitch.server.tables.store import RunDb
 from pitch.store import Database, TableRepo
 
 log = logging.getLogger("pitch.server")
+
+RECENT_GAMES = 20
+"""Rated games a profile lists (each links to its replay)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    ratings: tuple[PlayerRating, ...]
+    history: tuple[HistoryPoint, ...]
+    """The most recent rated games (at most ``HISTORY_LIMIT``), oldest first."""
+    recent: tuple[HistoryPoint, ...]
+    """The last :data:`RECENT_GAMES` of them, newest first."""
 
 
 def no_accounts(_table_id: str) -> dict[int, int]:
@@ -82,3 +95,10 @@ class Ratings:
 
     async def leaderboard(self, kind: str, account_id: int | None = None) -> Leaderboard:
         return await self.run_db(self.store.leaderboard, kind, account_id)
+
+    async def profile(self, account_id: int) -> Profile:
+        """What a player's public page shows: ratings, the chart's points, the recent
+        rated games (newest first)."""
+        ratings = await self.ratings_of(account_id)
+        points = await self.history(account_id)
+        return Profile(tuple(ratings), tuple(points), tuple(reversed(points[-RECENT_GAMES:])))

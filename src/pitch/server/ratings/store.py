@@ -24,7 +24,13 @@ from pitch.server.ratings.rate import Current, rate_game, rated_accounts
 from pitch.server.ratings.scale import BOT_RATINGS, PROVISIONAL_GAMES, bot_mu, provisional, shown
 from pitch.server.tables.events import GameFinished
 from pitch.store import Database
-from pitch.store.models import RatedGameModel, RatingHistoryModel, RatingModel, TableModel
+from pitch.store.models import (
+    AccountModel,
+    RatedGameModel,
+    RatingHistoryModel,
+    RatingModel,
+    TableModel,
+)
 
 log = logging.getLogger("pitch.server")
 
@@ -45,6 +51,10 @@ class PlayerRating:
     games: int
     wins: int
     left: int
+    pitched: int = 0
+    """Hands of these games the player pitched (won the bidding)."""
+    set_back: int = 0
+    """Of those, hands their side was set back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +77,8 @@ class LeaderRow:
     bot: str | None
     """A bot's level (a bot's row: marked as a bot, its rating fixed)."""
     games: int | None
+    name: str | None = None
+    """The player's name (``None`` for a bot: its level names it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +129,9 @@ class RatingStore:
 
     def _apply(self, ev: GameFinished, accounts: Mapping[int, int]) -> bool:
         now = datetime.now(UTC)
-        ids = sorted(set(rated_accounts(ev, accounts).values()))
+        seat_of = {a: i for i, a in rated_accounts(ev, accounts).items()}
+        ids = sorted(seat_of)
+        by_seat = {s.seat: s for s in ev.seats}
         with self.db.sessions() as s, s.begin():
             if s.get(RatedGameModel, ev.table_id) is not None:
                 return False
@@ -143,13 +157,22 @@ class RatingStore:
                 row = rows.get(c.account_id)
                 if row is None:
                     row = RatingModel(
-                        account_id=c.account_id, kind=ev.kind, games=0, wins=0, left=0
+                        account_id=c.account_id,
+                        kind=ev.kind,
+                        games=0,
+                        wins=0,
+                        left=0,
+                        pitched=0,
+                        set_back=0,
                     )
                     s.add(row)
                 row.mu, row.sigma = c.after.mu, c.after.sigma
                 row.games += 1
                 row.wins += c.outcome == "win"
                 row.left += c.left
+                seat = by_seat[seat_of[c.account_id]]
+                row.pitched += seat.pitched
+                row.set_back += seat.set_back
                 row.updated_at = now
                 s.add(
                     RatingHistoryModel(
@@ -192,7 +215,16 @@ class RatingStore:
             rows = s.scalars(select(RatingModel).where(RatingModel.account_id == account_id))
             return sorted(
                 (
-                    PlayerRating(r.kind, shown(r.mu), provisional(r.games), r.games, r.wins, r.left)
+                    PlayerRating(
+                        r.kind,
+                        shown(r.mu),
+                        provisional(r.games),
+                        r.games,
+                        r.wins,
+                        r.left,
+                        r.pitched,
+                        r.set_back,
+                    )
                     for r in rows
                 ),
                 key=lambda p: p.kind,
@@ -253,34 +285,44 @@ class RatingStore:
         """The best established ratings of ``kind`` with the bots among them, and
         ``account_id``'s place."""
         limit = min(limit, LEADERBOARD_SIZE)
-        established = (RatingModel.kind == kind, RatingModel.games >= PROVISIONAL_GAMES)
+        # A deleted account's rating stays stored but leaves the board (its profile is
+        # gone too): only live accounts are ranked.
+        established = (
+            RatingModel.kind == kind,
+            RatingModel.games >= PROVISIONAL_GAMES,
+            AccountModel.deleted_at.is_(None),
+        )
+        ranked = select(RatingModel).outerjoin(
+            AccountModel, AccountModel.id == RatingModel.account_id
+        )
         with self.db.sessions() as s:
             top = list(
-                s.scalars(
-                    select(RatingModel)
+                s.execute(
+                    select(RatingModel, AccountModel.name)
+                    .outerjoin(AccountModel, AccountModel.id == RatingModel.account_id)
                     .where(*established)
                     .order_by(RatingModel.mu.desc(), RatingModel.account_id)
                     .limit(limit)
-                )
+                ).tuples()
             )
             mine = None
             if account_id is not None:
                 me = s.get(RatingModel, (account_id, kind))
                 if me is not None and not provisional(me.games):
                     above = s.scalar(
-                        select(func.count())
-                        .select_from(RatingModel)
-                        .where(*established, RatingModel.mu > me.mu)
+                        select(func.count()).select_from(
+                            ranked.where(*established, RatingModel.mu > me.mu).subquery()
+                        )
                     )
                     mine = (me.mu, int(above or 0))
-        entries: list[tuple[float, int, int | None, str | None, int | None]] = [
-            (r.mu, 0, r.account_id, None, r.games) for r in top
+        entries: list[tuple[float, int, int | None, str | None, int | None, str | None]] = [
+            (r.mu, 0, r.account_id, None, r.games, name) for r, name in top
         ]
-        entries += [(bot_mu(lv), 1, None, lv, None) for lv in BOT_RATINGS]
+        entries += [(bot_mu(lv), 1, None, lv, None, None) for lv in BOT_RATINGS]
         ordered = sorted(entries, key=lambda e: (-e[0], e[1]))[:limit]
         rows = tuple(
-            LeaderRow(n + 1, shown(mu), acc, bot, games)
-            for n, (mu, _, acc, bot, games) in enumerate(ordered)
+            LeaderRow(n + 1, shown(mu), acc, bot, games, name)
+            for n, (mu, _, acc, bot, games, name) in enumerate(ordered)
         )
         place = None
         if mine is not None:

@@ -52,6 +52,10 @@ class FinishedSeat:
     late: bool
     """A stranger took the seat over from its bot after hands had been played (quick
     play): the hands before were not theirs."""
+    pitched: int = 0
+    """Hands this seat won the bidding and pitched (R3.7)."""
+    set_back: int = 0
+    """Of those, hands its side did not make the bid and was set back (R5)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +95,12 @@ def game_finished(t: LiveTable) -> GameFinished:
     assert t.state is not None
     rules = t.rules
     seats = []
+    pitched = [0] * len(t.seats)
+    set_back = [0] * len(t.seats)
+    for h in t.state.history:  # a thrown-in hand has no pitcher
+        if h.pitcher is not None:
+            pitched[h.pitcher] += 1
+            set_back[h.pitcher] += h.result is not None and not h.result.made
     for i, s in enumerate(t.seats):
         left = i == t.resigned or (s.kind == "bot" and s.name is not None and not s.pending)
         human = s.kind == "human" or left
@@ -103,6 +113,8 @@ def game_finished(t: LiveTable) -> GameFinished:
                 bot=s.bot,
                 left=left,
                 late=s.kind == "human" and not left and t.holder_since(i) is not None,
+                pitched=pitched[i],
+                set_back=set_back[i],
             )
         )
     winner = t.state.winner

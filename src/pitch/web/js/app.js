@@ -3,7 +3,8 @@
 //   /t/<id>     a table (invite links point here)
 //   /rules      the rules (/rules#R4.3 shows one rule)
 //   /account    my account (signed in; accounts are optional)
-//   #replay     the replay viewer (works offline from a record file)
+//   #replay     the replay viewer (works offline from a record file); #replay-<id> opens a game
+//   /leaderboard#kind   the leaderboards;  /players/<name>   a player's profile
 
 import * as account from "./core/account.js";
 import { clear, h } from "./core/dom.js";
@@ -23,6 +24,15 @@ function route() {
   if (m) return { name: "table", id: m[1] };
   if (/^\/rules\/?$/.test(location.pathname)) return { name: "rules" };
   if (/^\/account\/?$/.test(location.pathname)) return { name: "account" };
+  if (/^\/leaderboard\/?$/.test(location.pathname)) return { name: "leaderboard" };
+  const p = location.pathname.match(/^\/players\/([^/]+)\/?$/);
+  if (p) {
+    try {
+      return { name: "player", player: decodeURIComponent(p[1]) };
+    } catch {
+      return { name: "missing" }; // a malformed %-escape
+    }
+  }
   if (/^\/(index\.html)?$/.test(location.pathname)) return { name: "lobby" };
   return { name: "missing" };
 }
@@ -43,6 +53,12 @@ async function show() {
   } else if (r.name === "account") {
     page = await import("./account/accountpage.js");
     await page.showAccount(main);
+  } else if (r.name === "leaderboard") {
+    page = await import("./players/players.js");
+    await page.showLeaderboard(main);
+  } else if (r.name === "player") {
+    page = await import("./players/players.js");
+    await page.showProfile(main, r.player);
   } else if (r.name === "table") {
     page = await import("./table/table.js");
     await page.showTable(main, r.id);
@@ -85,7 +101,8 @@ function drawHeader(r) {
       "nav",
       { class: "topbar", "aria-label": t("Main") },
       h("a", { href: "/", class: "brand", "aria-current": r.name === "lobby" ? "page" : null }, "♠ ", h("span", { class: "link-text" }, t("Pitch"))),
-      h("a", { href: "/#replay", "aria-current": r.name === "replay" ? "page" : null }, t("Replays")),
+      h("a", { href: "/#replay", id: "replays-link", "aria-current": r.name === "replay" ? "page" : null }, icon("play"), h("span", { class: "link-text" }, t("Replays"))),
+      h("a", { href: "/leaderboard", id: "board-link", "aria-current": r.name === "leaderboard" ? "page" : null }, icon("trophy"), h("span", { class: "link-text" }, t("Leaderboard"))),
       h("a", { href: "/rules", id: "rules-link", "aria-current": r.name === "rules" ? "page" : null }, icon("book"), h("span", { class: "link-text" }, t("Rules"))),
       h("span", { class: "spacer" }),
       account.accountEntry(),
@@ -167,7 +184,7 @@ const moved = () => page?.onHash?.() || show();
 window.addEventListener("popstate", moved);
 window.addEventListener("hashchange", moved);
 /** The app's own pages (see route()); any other link (the API, a download) is the browser's. */
-const IN_APP = /^\/(?:t\/[a-z0-9]+\/?|rules|account)?(?:#[\w.-]*)?$/;
+const IN_APP = /^\/(?:t\/[a-z0-9]+\/?|rules|account|leaderboard|players\/[^/?#]+)?(?:#[\w.-]*)?$/;
 
 document.addEventListener("click", (e) => {
   const a = e.target.closest?.("a[href]");

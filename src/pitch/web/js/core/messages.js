@@ -79,6 +79,7 @@ function knownError(code, extra) {
     rate_limited: t("Too many messages; slow down a little."),
     server_busy: t("The server is busy; try again."),
     no_table: t("There is no table at this address."),
+    no_player: t("No player goes by that name."),
     too_many_tables: t("You have too many tables open. Close one; this one keeps trying to connect."),
     too_many_spectators: t("You are watching this table in too many windows. Close one; this one keeps trying to connect."),
     bad_action: t("That move is not understood."),

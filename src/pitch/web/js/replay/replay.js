@@ -37,7 +37,9 @@ export function showReplay(main, records = null, options = {}) {
   analyseOnOpen = Boolean(options.analyse);
   stop();
   draw();
+  const linked = location.hash.match(/^#replay-([a-z0-9]{1,32})$/); // a profile's game
   if (Array.isArray(records) && records.length) open(records, null);
+  else if (linked) watch(linked[1]);
   else loadMine();
 }
 
