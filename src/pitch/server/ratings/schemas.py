@@ -1,5 +1,6 @@
-"""The ratings room's answers: a table's rating changes, the leaderboards and the profiles (docs/server.md, "Ratings"): public data,
-each list bounded (100 rows, 500 chart points, 20 recent games)."""
+"""The ratings room's answers (docs/server.md, "Ratings"): a table's rating changes,
+the leaderboards and the profiles; public data, each list bounded (100 rows, 500 chart
+points, 20 recent games)."""
 
 from __future__ import annotations
 
