@@ -212,6 +212,10 @@ def test_my_account_shows_ratings_after_a_rated_game(browser: Any, url: str, lan
     shot(page, f"accounts-my-account-{lang}")
     assert_accessible(page, f"My account ({lang})", A11Y_SIZES[lang])
     assert _missing(page) == []
+    # My profile: the public page of the same account, with its one rated game.
+    page.click("#my-profile-link")
+    expect(page).to_have_url(re.compile(r"/players/"))
+    expect(page.locator("h1")).to_contain_text(names[0])
     assert page.js_errors == []
     page.context.close()
 

@@ -54,7 +54,7 @@ function draw() {
     h(
       "div",
       { class: "account-wrap" },
-      h("section", { class: "panel account-page" }, h("h1", {}, t("My account")), h("p", { class: "account-title" }, h("strong", { id: "account-page-name" }, me.name))),
+      h("section", { class: "panel account-page" }, h("h1", {}, t("My account")), h("p", { class: "account-title" }, h("strong", { id: "account-page-name" }, me.name), " · ", h("a", { href: `/players/${encodeURIComponent(me.name)}`, id: "my-profile-link" }, t("My profile")))),
       ratingsPanel(me),
       passwordPanel(me),
       dataPanel(),
