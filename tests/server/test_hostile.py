@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import random
 import signal
 import socket
 import subprocess
@@ -21,7 +20,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.server.helpers import Player, ServerProcess, choose, claim, create_table
+from tests.server.helpers import Player, ServerProcess, claim, create_table
 from tests.support.databases import db_url
 from tests.support.tables import ws_url
 from tests.support.timing import margin
@@ -142,99 +141,6 @@ def test_one_address_cannot_take_every_bot_worker(make_server: Any) -> None:
     log = srv.log.read_text()
     assert f"the heuristic played for bot heuristic at table {b}" not in log, log[-3000:]
     assert f"at table {b} failed" not in log, log[-3000:]  # their own tables may wait
-
-
-def test_flooding_addresses_do_not_queue_ahead_of_another_table(make_server: Any) -> None:
-    # Four addresses (one worker) each keep a table going whose stand-ins think 2 s a
-    # move, the most a request may ask. Table B, another address's, has a heuristic bot.
-    # Serving the address served least recently, B's bot (which moves often) waited
-    # behind every flooder served less recently than itself: about three searches per
-    # move. Served by worker time, B's quick moves go first: each waits for the search
-    # running when it was asked, no more. Counted in the order the states arrive, not
-    # timed (the bound is 30 s here, so that no one falls back to the heuristic).
-    srv = make_server(env={"PITCH_BOT_TIMEOUT": "30"})
-    slow = "ismcts:time=2"
-    body = {
-        "rules": {"players": 2, "target": 21},
-        "seats": [{"kind": "human"}, {"kind": "bot", "bot": slow}],
-        "options": {"grace_seconds": 1, "substitute": slow, "bot_delay": 0},
-    }
-    makers = ("127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6")
-    theirs = []
-    for maker in makers:
-        with httpx.Client(transport=httpx.HTTPTransport(local_address=maker)) as c:
-            t = c.post(f"{srv.base}/api/tables", json=body).json()["id"]
-            r = c.post(f"{srv.base}/api/tables/{t}/seats/0", json={"name": "mallory"})
-            assert r.status_code == 200, r.text
-            theirs.append((maker, t))
-    b, tb = two_seat_table(srv.base, "heuristic")
-    events: list[tuple[str, dict[str, Any]]] = []  # every state, in the order it came
-    waiting: list[int] = []  # clients with bot work waiting (/api/health)
-    moved = {t: 0 for _, t in theirs}
-
-    async def watch(maker: str, t: str, stop: asyncio.Event) -> None:
-        async with websockets.connect(  # type: ignore[call-arg]
-            ws_url(srv.base, t), origin=srv.base, local_addr=(maker, 0)
-        ) as ws:
-            await ws.send(json.dumps({"type": "spectate"}))
-            seq = -1
-            while not stop.is_set():
-                m = json.loads(await ws.recv())
-                if m["type"] == "state" and m["seq"] > seq:  # a move (not news of a seat)
-                    if seq >= 0:
-                        moved[t] += 1
-                    seq = m["seq"]
-                    events.append(("flood", m))
-
-    async def play_b(stop: asyncio.Event) -> None:
-        async with websockets.connect(ws_url(srv.base, b), origin=srv.base) as ws:
-            await ws.send(json.dumps({"type": "auth", "token": tb}))
-            while not stop.is_set():
-                m = json.loads(await ws.recv())
-                if m["type"] != "state":
-                    continue
-                events.append(("b", m))
-                g = m["game"] or {}
-                if m["status"] == "playing" and g.get("turn") == 0 and g.get("legal"):
-                    a = choose(g, random.Random(m["seq"]))
-                    await ws.send(json.dumps({"type": "action", "action": a, "seq": m["seq"]}))
-
-    async def scenario() -> None:
-        stop = asyncio.Event()
-        tasks = [asyncio.create_task(watch(mk, t, stop)) for mk, t in theirs]
-        # Their stand-ins have taken over and each has had a turn (a client never
-        # seen goes early once: B's first move would wait for their first searches).
-        deadline = time.monotonic() + 120
-        while min(moved.values()) < 1:
-            assert time.monotonic() < deadline, moved
-            await asyncio.sleep(0.1)
-        tasks.append(asyncio.create_task(play_b(stop)))
-        async with httpx.AsyncClient() as c:
-            for _ in range(28):
-                health = (await c.get(f"{srv.base}/api/health")).json()
-                waiting.append(health["bot_workers"]["waiting"]["clients"])
-                await asyncio.sleep(0.5)
-        stop.set()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-    asyncio.run(scenario())
-    assert max(waiting) >= 2, waiting  # the flooders did have searches waiting
-    ahead: list[int] = []  # flooders' moves while B's bot was to move, each time
-    count: int | None = None
-    for who, m in events:
-        if who == "flood":
-            count = None if count is None else count + 1
-            continue
-        if count is not None:
-            ahead.append(count)
-        g = m["game"] or {}
-        count = 0 if m["status"] == "playing" and g.get("turn") == 1 else None
-    assert len(ahead) >= 3, (ahead, len(events))
-    # One search was running when B's bot was due; a second may show up in between
-    # only by its state reaching this client late (another socket).
-    assert max(ahead) <= 2, ahead
 
 
 async def both_timed(
