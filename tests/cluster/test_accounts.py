@@ -4,7 +4,6 @@ directly, knows their sessions and shows the same new ratings."""
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import time
 from collections.abc import Iterator
@@ -14,7 +13,7 @@ import httpx
 import pytest
 
 from tests.cluster.helpers import ClusterProcess
-from tests.server.helpers import Player
+from tests.server.helpers import play_rated
 from tests.support.timing import margin
 
 PASSWORD = "correct horse battery"
@@ -40,23 +39,7 @@ def test_sessions_and_ratings_hold_through_every_process(cluster: ClusterProcess
                 "/api/accounts", json={"name": f"Cl {secrets.token_hex(3)}", "password": PASSWORD}
             )
             assert r.status_code == 201, r.text
-        r = ann.post("/api/tables", json={"rules": {"players": 2}, "options": {"rated": True}})
-        assert r.status_code == 201, r.text
-        t = r.json()["id"]
-        tokens = []
-        for seat, c in enumerate((ann, bob)):
-            r = c.post(f"/api/tables/{t}/seats/{seat}", json={"name": f"p{seat}"})
-            assert r.status_code == 200, r.text
-            tokens.append(r.json()["token"])
-        players = [Player(cluster.url, t, tok, seed=i) for i, tok in enumerate(tokens)]
-
-        async def play() -> None:
-            await asyncio.gather(*(p.play() for p in players))
-
-        asyncio.run(play())
-        assert players[0].last_state is not None
-        assert players[0].last_state["status"] == "over"
-        winner = players[0].last_state["game"]["winner"]
+        winner = play_rated(cluster.url, [ann, bob]).winner
 
         # Each process, asked directly (not through nginx), knows both sessions and
         # reads the ratings the owner's process wrote.

@@ -230,3 +230,43 @@ def age_tables(db: Path, minutes: int) -> None:
             "UPDATE tables SET updated_at = strftime('%Y-%m-%d %H:%M:%f', updated_at, ?)",
             (f"-{minutes} minutes",),
         )
+
+
+@dataclass
+class RatedGame:
+    """A rated heads-up game two signed-in clients played out (:func:`play_rated`)."""
+
+    table: str
+    tokens: list[str]
+    winner: int
+    """The winning seat."""
+
+
+def play_rated(base: str, clients: list[httpx.Client], tries: int = 5) -> RatedGame:
+    """``clients`` (signed in, two of them) take the seats of a new rated heads-up table
+    in order and play it out. A socket the server closes on a loaded machine is opened
+    again, as a browser would, up to ``tries`` times. Runs the players' event loop on a
+    thread of its own, so that it may be called where one runs (Playwright's)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    r = clients[0].post("/api/tables", json={"rules": {"players": 2}, "options": {"rated": True}})
+    assert r.status_code == 201, r.text
+    table = str(r.json()["id"])
+    tokens = []
+    for seat, c in enumerate(clients):
+        r = c.post(f"/api/tables/{table}/seats/{seat}", json={"name": f"p{seat}"})
+        assert r.status_code == 200, r.text
+        tokens.append(str(r.json()["token"]))
+
+    async def play() -> dict[str, Any] | None:
+        players = [Player(base, table, tok, seed=i) for i, tok in enumerate(tokens)]
+        await asyncio.gather(*(p.play() for p in players))
+        ends = [p.last_state for p in players]
+        return ends[0] if all((e or {}).get("status") == "over" for e in ends) else None
+
+    with ThreadPoolExecutor(1) as pool:
+        for _ in range(tries):
+            final = pool.submit(asyncio.run, play()).result()
+            if final is not None:
+                return RatedGame(table, tokens, int(final["game"]["winner"]))
+    raise AssertionError(f"the rated game at {table} did not end")

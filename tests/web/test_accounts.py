@@ -5,14 +5,12 @@ server, waiting on state with ``expect``."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import secrets
 import time
 import urllib.request
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +24,7 @@ from tests.web.conftest import PHONE, new_page, post_json, seat_in, serving, sho
 
 pytest.importorskip("websockets", reason="needs the server extra")
 
-from tests.server.helpers import Player
+from tests.server.helpers import play_rated
 
 PASSWORD = "correct horse battery"
 WIDE: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
@@ -164,24 +162,8 @@ def _play_rated_game(url: str, names: list[str]) -> tuple[str, list[str]]:
         for c, n in zip(clients, names, strict=True):
             r = c.post("/api/accounts", json={"name": n, "password": PASSWORD})
             assert r.status_code == 201, r.text
-        r = clients[0].post(
-            "/api/tables", json={"rules": {"players": 2}, "options": {"rated": True}}
-        )
-        assert r.status_code == 201, r.text
-        table = r.json()["id"]
-        tokens = []
-        for seat, c in enumerate(clients):
-            r = c.post(f"/api/tables/{table}/seats/{seat}", json={"name": f"p{seat}"})
-            assert r.status_code == 200, r.text
-            tokens.append(r.json()["token"])
-        players = [Player(url, table, tok, seed=i) for i, tok in enumerate(tokens)]
-
-        async def play() -> None:
-            await asyncio.gather(*(p.play() for p in players))
-
-        # Playwright's loop runs on this thread: the players play on another.
-        with ThreadPoolExecutor(1) as pool:
-            pool.submit(asyncio.run, play()).result()
+        game = play_rated(url, clients)
+        table, tokens = game.table, game.tokens
         deadline = time.monotonic() + margin(30)
         while not all(c.get("/api/account").json()["ratings"] for c in clients):
             assert time.monotonic() < deadline, "the ratings were not written"

@@ -5,12 +5,10 @@ each would take minutes). English at 1280x800 and Russian at 390x844, axe at bot
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import re
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,7 +20,7 @@ from sqlalchemy import select
 from pitch.server.ratings.scale import BOT_RATINGS, MU, SCALE
 from pitch.store import Database
 from pitch.store.models import AccountModel, RatingModel
-from tests.server.helpers import Player
+from tests.server.helpers import play_rated
 from tests.support.timing import margin
 from tests.web.a11y import assert_accessible
 from tests.web.conftest import browser_locale, new_page, serving, shots
@@ -51,30 +49,6 @@ def _rate(db: Database, name: str, rating: int, games: int, kind: str = "solo") 
         )
 
 
-def _play_rated(url: str, ann: httpx.Client, bob: httpx.Client) -> str:
-    r = ann.post("/api/tables", json={"rules": {"players": 2}, "options": {"rated": True}})
-    assert r.status_code == 201, r.text
-    t = str(r.json()["id"])
-    tokens = []
-    for seat, c in enumerate((ann, bob)):
-        r = c.post(f"/api/tables/{t}/seats/{seat}", json={"name": f"p{seat}"})
-        assert r.status_code == 200, r.text
-        tokens.append(r.json()["token"])
-
-    async def play() -> bool:
-        players = [Player(url, t, tok, seed=i) for i, tok in enumerate(tokens)]
-        await asyncio.gather(*(p.play() for p in players))
-        return all((p.last_state or {}).get("status") == "over" for p in players)
-
-    # Playwright's sync API holds this thread's event loop: the players get their own.
-    # A socket the server closes (a loaded machine) is opened again, as a browser would.
-    with ThreadPoolExecutor(1) as pool:
-        for _ in range(5):
-            if pool.submit(asyncio.run, play()).result():
-                return t
-    raise AssertionError(f"the rated game at {t} did not end")
-
-
 @pytest.fixture(scope="module")
 def boards(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[str]]]:
     """The server's address and the rated games' tables, oldest first."""
@@ -86,7 +60,7 @@ def boards(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list
             r = c.post("/api/accounts", json={"name": name, "password": PASSWORD})
             assert r.status_code == 201, r.text
             clients[name] = c
-        tables = [_play_rated(url, clients[ANN], clients[BOB]) for _ in range(GAMES)]
+        tables = [play_rated(url, [clients[ANN], clients[BOB]]).table for _ in range(GAMES)]
         db = Database(f"sqlite:///{tmp / 'pitch.db'}", migrate=False)
         try:
             for name, rating in OTHERS.items():

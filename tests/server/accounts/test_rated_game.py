@@ -4,14 +4,13 @@ the seats of a rated table, play it out, and each reads a changed rating from
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import time
 
 import httpx
 
 from tests.server.accounts.conftest import client
-from tests.server.helpers import Player, ServerProcess
+from tests.server.helpers import ServerProcess, play_rated
 from tests.support.timing import margin
 
 PASSWORD = "correct horse battery"
@@ -34,23 +33,7 @@ def test_a_rated_game_between_accounts_changes_both_ratings(
             )
             assert r.status_code == 201, r.text
             assert _account(c)["ratings"] == {}
-        r = ann.post("/api/tables", json={"rules": {"players": 2}, "options": {"rated": True}})
-        assert r.status_code == 201, r.text
-        t = r.json()["id"]
-        tokens = []
-        for seat, c in enumerate((ann, bob)):
-            r = c.post(f"/api/tables/{t}/seats/{seat}", json={"name": f"p{seat}"})
-            assert r.status_code == 200, r.text
-            tokens.append(r.json()["token"])
-        players = [Player(accounts_server.base, t, tok, seed=i) for i, tok in enumerate(tokens)]
-
-        async def play() -> None:
-            await asyncio.gather(*(p.play() for p in players))
-
-        asyncio.run(play())
-        final = players[0].last_state
-        assert final is not None and final["status"] == "over"
-        winner = final["game"]["winner"]
+        winner = play_rated(accounts_server.base, [ann, bob]).winner
         # The rating is written after the game's end is stored: wait for it.
         deadline = time.monotonic() + margin(30)
         seen: list[dict[str, object]] = []

@@ -4,12 +4,11 @@ casual table. Through a real server."""
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import time
 
 from tests.server.accounts.conftest import client
-from tests.server.helpers import Player, ServerProcess
+from tests.server.helpers import ServerProcess, play_rated
 from tests.support.timing import margin
 
 PASSWORD = "correct horse battery"
@@ -23,26 +22,13 @@ def test_a_rated_games_changes_by_seat(accounts_server: ServerProcess) -> None:
                 json={"name": f"Seat {secrets.token_hex(3)}", "password": PASSWORD},
             )
             assert r.status_code == 201, r.text
+        # A rated table not over yet: nothing written.
         r = ann.post("/api/tables", json={"rules": {"players": 2}, "options": {"rated": True}})
         assert r.status_code == 201, r.text
-        t = r.json()["id"]
-        assert ann.get(f"/api/tables/{t}/ratings").json() == {
-            "rated": False,
-            "kind": None,
-            "seats": [],
-        }
-        tokens = []
-        for seat, c in enumerate((ann, bob)):
-            r = c.post(f"/api/tables/{t}/seats/{seat}", json={"name": f"p{seat}"})
-            assert r.status_code == 200, r.text
-            tokens.append(r.json()["token"])
-        players = [Player(accounts_server.base, t, tok, seed=i) for i, tok in enumerate(tokens)]
-
-        async def play() -> None:
-            await asyncio.gather(*(p.play() for p in players))
-
-        asyncio.run(play())
-        winner = players[0].last_state["game"]["winner"]  # type: ignore[index]
+        fresh = ann.get(f"/api/tables/{r.json()['id']}/ratings").json()
+        assert fresh == {"rated": False, "kind": None, "seats": []}
+        game = play_rated(accounts_server.base, [ann, bob])
+        t, winner = game.table, game.winner
         deadline = time.monotonic() + margin(30)
         while not (got := bob.get(f"/api/tables/{t}/ratings").json())["rated"]:
             assert time.monotonic() < deadline, got

@@ -5,7 +5,6 @@ would; and a rated game played out shows on both players' profiles."""
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import time
 from datetime import UTC, datetime
@@ -18,7 +17,7 @@ from pitch.server.ratings.scale import BOT_RATINGS, MU, SCALE
 from pitch.store import Database
 from pitch.store.models import AccountModel, RatingModel
 from tests.server.accounts.conftest import accounts_server, client
-from tests.server.helpers import Player, ServerProcess
+from tests.server.helpers import ServerProcess, play_rated
 from tests.support.timing import margin
 
 __all__ = ["accounts_server"]  # the fixture, shared with tests/server/accounts
@@ -176,27 +175,8 @@ def test_a_rated_game_shows_on_both_profiles(accounts_server: ServerProcess) -> 
     with client(accounts_server) as ann, client(accounts_server) as bob:
         for c, n in zip((ann, bob), names, strict=True):
             _sign_up(c, n)
-        r = ann.post("/api/tables", json={"rules": {"players": 2}, "options": {"rated": True}})
-        assert r.status_code == 201, r.text
-        t = r.json()["id"]
-        tokens = []
-        for seat, c in enumerate((ann, bob)):
-            r = c.post(f"/api/tables/{t}/seats/{seat}", json={"name": f"p{seat}"})
-            assert r.status_code == 200, r.text
-            tokens.append(r.json()["token"])
-        # A socket the server closes (a loaded machine) is opened again, as a browser would.
-        for _ in range(5):
-            players = [Player(accounts_server.base, t, tok, seed=i) for i, tok in enumerate(tokens)]
-
-            async def play(players: list[Player] = players) -> None:
-                await asyncio.gather(*(p.play() for p in players))
-
-            asyncio.run(play())
-            if all((p.last_state or {}).get("status") == "over" for p in players):
-                break
-        final = players[0].last_state
-        assert final is not None and final["status"] == "over"
-        winner = final["game"]["winner"]
+        game = play_rated(accounts_server.base, [ann, bob])
+        t, winner = game.table, game.winner
         deadline = time.monotonic() + margin(30)
         profiles: list[dict[str, object]] = []
         while time.monotonic() < deadline:
