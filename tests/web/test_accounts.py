@@ -321,7 +321,9 @@ def test_the_game_over_panel_shows_the_rating_change(browser: Any, url: str, lan
     change = page.locator("#game-over #rating-change")
     expect(change).to_contain_text(f"{mine['before']} → {mine['after']}")
     expect(change).to_contain_text(f"{'+' if delta > 0 else '−'}{abs(delta)}")
-    change.scroll_into_view_if_needed()
+    # The panel may be drawn again at any moment (the table's messages): scroll to
+    # whichever element is there now, not to one found a moment before.
+    page.evaluate("document.getElementById('rating-change')?.scrollIntoView({block: 'center'})")
     shot(page, f"accounts-game-over-{lang}", full=False)
     assert _missing(page) == []
     assert page.js_errors == []
