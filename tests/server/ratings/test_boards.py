@@ -181,7 +181,9 @@ def test_a_rated_game_shows_on_both_profiles(accounts_server: ServerProcess) -> 
         profiles: list[dict[str, object]] = []
         while time.monotonic() < deadline:
             profiles = [ann.get(f"/api/players/{n}").json() for n in names]
-            if all(p["history"] for p in profiles):
+            # The profile reads its ratings and its history in two statements: just
+            # after the rating's commit one may show and not yet the other.
+            if all(p["history"] and p["ratings"] for p in profiles):
                 break
             time.sleep(0.2)
         for seat, p in enumerate(profiles):
