@@ -270,3 +270,30 @@ def play_rated(base: str, clients: list[httpx.Client], tries: int = 5) -> RatedG
             if final is not None:
                 return RatedGame(table, tokens, int(final["game"]["winner"]))
     raise AssertionError(f"the rated game at {table} did not end")
+
+
+def seed_rating(db: Any, name: str, rating: int, games: int, kind: str = "solo") -> None:
+    """Give the account ``name`` a stored rating of ``rating`` after ``games`` games, as
+    its rated games would have (``db``: a ``pitch.store.Database``)."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import select
+
+    from pitch.server.ratings.scale import MU, SCALE
+    from pitch.store.models import AccountModel, RatingModel
+
+    with db.sessions.begin() as s:
+        aid = s.scalar(select(AccountModel.id).where(AccountModel.name == name))
+        assert aid is not None, name
+        s.merge(
+            RatingModel(
+                account_id=aid,
+                kind=kind,
+                mu=MU + (rating - 1500) / SCALE,
+                sigma=3.0,
+                games=games,
+                wins=games // 2,
+                left=0,
+                updated_at=datetime.now(UTC),
+            )
+        )

@@ -9,18 +9,15 @@ import contextlib
 import re
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import expect
-from sqlalchemy import select
 
-from pitch.server.ratings.scale import BOT_RATINGS, MU, SCALE
+from pitch.server.ratings.scale import BOT_RATINGS
 from pitch.store import Database
-from pitch.store.models import AccountModel, RatingModel
-from tests.server.helpers import play_rated
+from tests.server.helpers import play_rated, seed_rating
 from tests.support.timing import margin
 from tests.web.a11y import assert_accessible
 from tests.web.conftest import browser_locale, new_page, serving, shots
@@ -29,24 +26,6 @@ PASSWORD = "correct horse battery"
 ANN, BOB = "Ann Marlowe", "Бобров"
 OTHERS = {"Cleo": 1890, "Dmitri K": 1620, "Eve": 1350}
 GAMES = 2
-
-
-def _rate(db: Database, name: str, rating: int, games: int, kind: str = "solo") -> None:
-    with db.sessions.begin() as s:
-        aid = s.scalar(select(AccountModel.id).where(AccountModel.name == name))
-        assert aid is not None
-        s.merge(
-            RatingModel(
-                account_id=aid,
-                kind=kind,
-                mu=MU + (rating - 1500) / SCALE,
-                sigma=3.0,
-                games=games,
-                wins=games // 2,
-                left=0,
-                updated_at=datetime.now(UTC),
-            )
-        )
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +43,8 @@ def boards(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list
         db = Database(f"sqlite:///{tmp / 'pitch.db'}", migrate=False)
         try:
             for name, rating in OTHERS.items():
-                _rate(db, name, rating, 14)
-            _rate(db, ANN, 1710, 11)
+                seed_rating(db, name, rating, 14)
+            seed_rating(db, ANN, 1710, 11)
         finally:
             db.engine.dispose()
         # Each rating is written just after its game's end: wait for the last.

@@ -11,13 +11,11 @@ from datetime import UTC, datetime
 
 import httpx
 import pytest
-from sqlalchemy import select
 
-from pitch.server.ratings.scale import BOT_RATINGS, MU, SCALE
+from pitch.server.ratings.scale import BOT_RATINGS
 from pitch.store import Database
-from pitch.store.models import AccountModel, RatingModel
 from tests.server.accounts.conftest import accounts_server, client
-from tests.server.helpers import ServerProcess, play_rated
+from tests.server.helpers import ServerProcess, play_rated, seed_rating
 from tests.support.timing import margin
 
 __all__ = ["accounts_server"]  # the fixture, shared with tests/server/accounts
@@ -34,21 +32,7 @@ def _rate(srv: ServerProcess, name: str, rating: int, games: int, kind: str = "s
     """Give the account ``name`` a stored rating, as its games would have."""
     db = Database(srv.db_url, migrate=False)
     try:
-        with db.sessions.begin() as s:
-            aid = s.scalar(select(AccountModel.id).where(AccountModel.name == name))
-            assert aid is not None
-            s.merge(
-                RatingModel(
-                    account_id=aid,
-                    kind=kind,
-                    mu=MU + (rating - 1500) / SCALE,
-                    sigma=3.0,
-                    games=games,
-                    wins=games // 2,
-                    left=0,
-                    updated_at=datetime.now(UTC),
-                )
-            )
+        seed_rating(db, name, rating, games, kind)
     finally:
         db.engine.dispose()
 
