@@ -6,6 +6,7 @@ import * as api from "../core/api.js";
 import { clear, h, toast } from "../core/dom.js";
 import { t } from "../core/i18n.js";
 import { apiError } from "../core/messages.js";
+import { friendsPanel } from "./friends.js";
 
 let root = null;
 
@@ -25,6 +26,7 @@ export function accountChanged() {
 }
 
 export function leave() {
+  root?.querySelector("#friends")?.stop?.();
   root = null;
 }
 
@@ -36,6 +38,7 @@ const KINDS = () => [
 
 function draw() {
   const me = account.current();
+  root.querySelector("#friends")?.stop?.();
   clear(root);
   document.title = `${t("My account")} · ${t("Pitch")}`;
   if (!me) {
@@ -55,12 +58,15 @@ function draw() {
       "div",
       { class: "account-wrap" },
       h("section", { class: "panel account-page" }, h("h1", {}, t("My account")), h("p", { class: "account-title" }, h("strong", { id: "account-page-name" }, me.name), " · ", h("a", { href: `/players/${encodeURIComponent(me.name)}`, id: "my-profile-link" }, t("My profile")))),
+      friendsPanel(),
       ratingsPanel(me),
       passwordPanel(me),
       dataPanel(),
       deletePanel(me),
     ),
   );
+  // The top bar's "Friends" (/account#friends) opens the page at that panel.
+  if (location.hash === "#friends") root.querySelector("#friends")?.scrollIntoView();
 }
 
 function ratingsPanel(me) {

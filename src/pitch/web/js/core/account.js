@@ -89,6 +89,7 @@ export function accountEntry() {
       { class: "account-items" },
       h("p", { class: "account-who" }, me.name),
       h("a", { href: "/account", id: "my-account-link" }, t("My account")),
+      h("a", { href: "/account#friends", id: "friends-link" }, t("Friends")),
       h("button", { type: "button", id: "sign-out-button", onclick: () => signOut() }, t("Sign out")),
     ),
   );

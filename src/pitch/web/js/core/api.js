@@ -72,3 +72,16 @@ export const changePassword = (password, newPassword) =>
   call("POST", "/api/account/password", { password, new_password: newPassword });
 export const deleteAccount = (password) => call("DELETE", "/api/account", { password });
 export const exportUrl = "/api/account/export";
+
+// Friends and safety (signed in only; docs/server.md, "Friends and safety").
+export const social = () => call("GET", "/api/social");
+/** Ask `name` to be friends, or accept their request: {state: "requested" | "friends"}. */
+export const addFriend = (name) => call("POST", "/api/friends", { name });
+/** Unfriend, decline a request or cancel one's own. */
+export const removeFriend = (name) => call("DELETE", `/api/friends/${encodeURIComponent(name)}`);
+export const block = (name) => call("POST", "/api/blocks", { name });
+export const unblock = (name) => call("DELETE", `/api/blocks/${encodeURIComponent(name)}`);
+export const invite = (name, table) => call("POST", "/api/invites", { name, table });
+export const dismissInvite = (id) => call("DELETE", `/api/invites/${encodeURIComponent(id)}`);
+/** Report a player (and a chat line): {name, table, chat, reason, text}. */
+export const report = (body) => call("POST", "/api/reports", body);

@@ -7,6 +7,7 @@ import { apiError } from "./messages.js";
 import { levelName } from "./levels.js";
 import { leaveTable, watchReplay } from "./mytables.js";
 import * as settings from "./settings.js";
+import { inviteButton } from "./social.js";
 
 /** The name typed in ``input``, remembered for next time; null (and the player told,
  *  the field focused) when it is empty. */
@@ -155,6 +156,8 @@ function startedView(info, watch) {
 }
 
 /** Seats so far and the invite link to send to friends. */
+const seated = (S) => S.seat !== null && S.seat !== undefined;
+
 export function waitingPanel(S, names) {
   const info = S.info;
   const link = info.invite_url || `${location.origin}/t/${S.id}`;
@@ -196,12 +199,13 @@ export function waitingPanel(S, names) {
     h("p", {}, rulesText(info.rules)),
     h("p", {}, t("Send this link to the friends you invited. The game starts when every seat is taken.")),
     h("div", { class: "invite" }, input, copy),
+    seated(S) ? inviteButton(S.id) : null,
     seats,
     h(
       "div",
       { class: "form-row" },
       h("a", { href: "/", class: "button" }, t("Back to the lobby")),
-      S.seat !== null && S.seat !== undefined
+      seated(S)
         ? h(
             "button",
             {

@@ -9,8 +9,10 @@ import { levelName, levels as levelList, loadLevels } from "../core/levels.js";
 import { heldSeats, myTablesPanel, refresh as refreshMyTables } from "../core/mytables.js";
 import { takeName } from "../core/seating.js";
 import * as settings from "../core/settings.js";
+import { invitesBox } from "../core/social.js";
 
 let root = null;
+let invites = null; // friends' invitations (signed in): one box, polled while the lobby shows
 let levels = [["beginner", "beginner"]];
 let options = []; // the server's table options (GET /api/rules/options), the engine's list
 let houseRules = []; // those of them that are house rules
@@ -62,12 +64,19 @@ export async function showLobby(main) {
   root = main;
   await Promise.all([loadLevels(), loadHouseRules()]); // the server's lists
   levels = levelList().map((l) => [l.level, l.spec]);
+  invites?.stop();
+  invites = invitesBox();
   draw();
   refreshMyTables(); // fills its panel when the server answers
 }
 
 export function redraw() {
   draw();
+}
+
+export function leave() {
+  invites?.stop();
+  invites = null;
 }
 
 /** Signed in or out: the Rated boxes come or go. */
@@ -89,6 +98,7 @@ function seatsPlan() {
 
 function draw() {
   clear(root);
+  invites?.draw();
   const plan = seatsPlan();
   const num = (v) => Number(v);
   const sel = (name, options, value, onchange, attrs = {}) =>
@@ -235,7 +245,7 @@ function draw() {
   // Quick play, then My tables (hidden while there are none): a returning player's way back.
   // The name serves quick play and a new table alike: it stands above both.
   const you = h("div", { class: "form-row lobby-name" }, h("label", {}, t("Your name"), nameInput));
-  root.append(h("h1", {}, t("Play Pitch")), you, quickPanel(nameInput, sel), myTablesPanel(), h("div", { class: "lobby-grid" }, f, h("div", {}, join, replay)));
+  root.append(h("h1", {}, t("Play Pitch")), invites ?? "", you, quickPanel(nameInput, sel), myTablesPanel(), h("div", { class: "lobby-grid" }, f, h("div", {}, join, replay)));
 }
 
 /** Turn timer, what happens when someone leaves, and which bot stands in (server options). */

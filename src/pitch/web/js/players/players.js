@@ -2,16 +2,20 @@
 // GET /api/leaderboard/{kind} and GET /api/players/{name} (docs/server.md). Names and
 // every other server field become text nodes; the chart is SVG built with DOM calls.
 
+import * as account from "../core/account.js";
+import * as api from "../core/api.js";
 import { ApiError } from "../core/api.js";
-import { clear, h, s } from "../core/dom.js";
+import { clear, h, s, toast } from "../core/dom.js";
 import { current, t } from "../core/i18n.js";
 import { levelName } from "../core/levels.js";
 import { apiError } from "../core/messages.js";
+import * as social from "../core/social.js";
 
 const KINDS = ["headsup", "solo", "partnership"];
 let root = null;
 let redrawNow = null; // the page's last drawing, for a language change
 let onResize = null;
+let unwatch = null; // the profile's hold on GET /api/social (a signed-in reader)
 
 function kindName(kind) {
   return { headsup: t("Heads-up"), solo: t("Solo"), partnership: t("Partnership") }[kind] ?? kind;
@@ -35,6 +39,8 @@ async function get(path) {
 export const profileHref = (name) => `/players/${encodeURIComponent(name)}`;
 
 export function leave() {
+  unwatch?.();
+  unwatch = null;
   if (onResize) window.removeEventListener("resize", onResize);
   onResize = null;
   root = null;
@@ -139,6 +145,104 @@ export async function showProfile(main, name) {
   window.addEventListener("resize", onResize);
   width = root.clientWidth;
   drawProfile(p);
+  watchSocial(p.name);
+}
+
+/** Someone else's profile, read signed in: what we are to them, kept up to date. */
+function watchSocial(name) {
+  unwatch?.();
+  unwatch = null;
+  if (!account.current() || samePlayer(account.current().name, name)) return;
+  unwatch = social.watch(() => {
+    const box = root?.querySelector("#profile-actions");
+    if (box) fillActions(box, name);
+  });
+}
+
+/** Signed in or out on this page: the buttons come or go. */
+export function accountChanged() {
+  redrawNow?.();
+  const name = root?.querySelector(".profile h1")?.textContent;
+  if (name) watchSocial(name);
+}
+
+const samePlayer = (a, b) => a.normalize("NFKC").toLowerCase() === b.normalize("NFKC").toLowerCase();
+
+/** Add friend (or where the request stands), Block / Unblock, Report: a signed-in
+ *  reader on another player's profile only. */
+function profileActions(name) {
+  const me = account.current();
+  if (!me || samePlayer(me.name, name)) return null;
+  const box = h("div", { class: "profile-actions buttons start", id: "profile-actions" });
+  fillActions(box, name);
+  return box;
+}
+
+function fillActions(box, name) {
+  clear(box);
+  const known = social.current();
+  if (!known) return; // until the first answer: no button that might say the wrong thing
+  const { friend, blocked } = social.relation(name);
+  const run = (label, id, fn, attrs = {}) => {
+    const b = h(
+      "button",
+      {
+        type: "button",
+        id,
+        ...attrs,
+        onclick: async () => {
+          b.disabled = true;
+          try {
+            const said = await fn();
+            if (said === false) {
+              b.disabled = false;
+              return;
+            }
+          } catch (e) {
+            toast(apiError(e), "error");
+            b.disabled = false;
+            return;
+          }
+          await social.load();
+          box.querySelector("button:not([disabled])")?.focus();
+        },
+      },
+      label,
+    );
+    return b;
+  };
+  if (!blocked) {
+    if (friend === "friends") {
+      box.append(h("span", { class: "friend-state", id: "friend-state" }, "✓ ", t("Friends")), run(t("Remove friend"), "remove-friend", () => (confirm(t("Remove {name} from your friends?", { name })) ? api.removeFriend(name) : false)));
+    } else if (friend === "outgoing") {
+      box.append(h("span", { class: "friend-state", id: "friend-state" }, t("Request sent")), run(t("Cancel request"), "cancel-request", () => api.removeFriend(name)));
+    } else if (friend === "incoming") {
+      box.append(
+        run(t("Accept friend request"), "accept-friend", async () => (await api.addFriend(name), toast(t("You and {name} are friends now.", { name }))), { class: "primary" }),
+        run(t("Decline"), "decline-friend", () => api.removeFriend(name)),
+      );
+    } else {
+      box.append(
+        run(
+          t("Add friend"),
+          "add-friend",
+          async () => {
+            const got = await api.addFriend(name);
+            toast(got?.state === "friends" ? t("You and {name} are friends now.", { name }) : t("Friend request sent to {name}.", { name }));
+          },
+          { class: "primary" },
+        ),
+      );
+    }
+  }
+  box.append(
+    blocked
+      ? run(t("Unblock"), "unblock", () => api.unblock(name))
+      : run(t("Block"), "block", () =>
+          confirm(t("Block {name}? You will not see their chat, they cannot invite you, quick play never seats you together, and you stop being friends.", { name })) ? api.block(name) : false,
+        ),
+    h("button", { type: "button", id: "report-player", onclick: (e) => social.openReport({ name, opener: e.currentTarget }) }, t("Report")),
+  );
 }
 
 function outcomeText(g) {
@@ -204,6 +308,7 @@ function drawProfile(p) {
       { class: "panel profile" },
       h("h1", {}, p.name),
       h("p", { class: "muted" }, t("Member since {date}", { date: day(p.member_since) })),
+      profileActions(p.name),
       h("h2", {}, t("Ratings")),
       stats,
       unsure,

@@ -2,9 +2,12 @@
 // translated here) and, where the table allows it, short free text; mute hides the
 // others' lines. Every line is shown as text: names and words are never markup.
 
+import * as account from "../core/account.js";
 import * as api from "../core/api.js";
 import { announce, clear, h } from "../core/dom.js";
 import { current, t } from "../core/i18n.js";
+import { icon } from "../core/icons.js";
+import { openReport } from "../core/social.js";
 
 const MUTE = "pitch.chat.muted";
 
@@ -87,10 +90,30 @@ function drawLog() {
       hidden++;
       continue;
     }
-    C.log.append(h("li", { class: l.seat === C.me ? "mine" : "" }, h("b", {}, l.name || t("Spectator")), " ", lineWords(l)));
+    C.log.append(h("li", { class: l.seat === C.me ? "mine" : "" }, h("b", {}, l.name || t("Spectator")), " ", lineWords(l), reportButton(l)));
   }
   if (hidden) C.log.append(h("li", { class: "muted-note" }, t("Lines muted: {n}", { n: hidden })));
   C.log.scrollTop = C.log.scrollHeight;
+}
+
+/** Report another player's line (signed in only): the dialog sends the name, the table
+ *  and the line as the server wrote it (a quick phrase in its English words). */
+function reportButton(l) {
+  if (!account.current() || l.seat === C.me || l.seat === null || !l.name) return null;
+  const words = l.phrase !== null ? C.phrases[l.phrase] ?? null : l.text;
+  if (!words) return null;
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "icon-button report-line",
+      dataset: { n: String(l.n) },
+      "aria-label": t("Report this line by {name}", { name: l.name }),
+      title: t("Report this line by {name}", { name: l.name }),
+      onclick: (e) => openReport({ name: l.name, table: C.table, chat: words, opener: e.currentTarget }),
+    },
+    icon("flag", "0.9em"),
+  );
 }
 
 function fill() {

@@ -13,6 +13,7 @@ import { handSummary, scoreSheet, seatName, sideName, sideOfSeat, winnerText } f
 import { joinView, waitingPanel } from "../core/seating.js";
 import { leaveTable, watchReplay } from "../core/mytables.js";
 import { chatPanel, receiveChat, resetChat } from "./chat.js";
+import { inviteButton } from "../core/social.js";
 import { walkthrough } from "./walkthrough.js";
 
 const S = {
@@ -724,6 +725,8 @@ function sidePanel(g, rules) {
   if (g.last_hand) side.append(handSummary(g.sides, namesAt(g.hands_played), g.last_hand, g.hands_played));
   const rows = Object.keys(S.results).map(Number).sort((a, b) => a - b).map((k) => S.results[k]);
   const chat = S.info?.options?.chat ?? "free";
+  // A seated, signed-in player may call a friend over to watch (or to a seat a bot keeps).
+  if (S.seat !== null && S.seat !== undefined && !over(g)) side.append(inviteButton(S.id) ?? "");
   if (chat !== "off") side.append(chatPanel(S.seat !== null && S.seat !== undefined, chat === "free"));
   if (rows.length) side.append(scoreSheet(g.sides, names(), rows, namesAt));
   return side;
