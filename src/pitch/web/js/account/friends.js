@@ -126,5 +126,6 @@ function fill(box, d) {
     t("Blocked players"),
     d.blocked.map((name) => h("li", { dataset: { name } }, profile(name), h("span", { class: "buttons" }, act(t("Unblock"), () => api.unblock(name), { "aria-label": t("Unblock {name}", { name }) })))),
   );
-  box.append(incoming ?? "", list, outgoing ?? "", blocked ?? "");
+  // Friends first (who is online now), then what waits on this player, then the rest.
+  box.append(list, incoming ?? "", outgoing ?? "", blocked ?? "");
 }

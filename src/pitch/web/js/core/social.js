@@ -159,15 +159,17 @@ function openInvite(table) {
       return;
     }
     for (const f of online) {
-      const done = sent.has(f.name);
+      if (sent.has(f.name)) {
+        list.append(h("li", { dataset: { name: f.name } }, h("span", { class: "online-dot on", "aria-hidden": "true" }), h("span", { class: "friend-name" }, f.name), h("span", { class: "sent-mark" }, "✓ ", t("Invitation sent"))));
+        continue;
+      }
       const button = h(
         "button",
         {
           type: "button",
-          class: done ? "small" : "small primary",
-          disabled: done,
+          class: "small primary",
           dataset: { name: f.name },
-          "aria-label": done ? t("{name}: invitation sent", { name: f.name }) : t("Invite {name}", { name: f.name }),
+          "aria-label": t("Invite {name}", { name: f.name }),
           onclick: async () => {
             button.disabled = true;
             try {
@@ -180,11 +182,12 @@ function openInvite(table) {
             sent.add(f.name);
             toast(t("Invitation sent to {name}.", { name: f.name }));
             fill(current());
+            (list.querySelector("button") ?? close).focus();
           },
         },
-        done ? t("Invitation sent") : t("Invite"),
+        t("Invite"),
       );
-      list.append(h("li", {}, h("span", { class: "online-dot on", "aria-hidden": "true" }), h("span", { class: "friend-name" }, f.name), button));
+      list.append(h("li", { dataset: { name: f.name } }, h("span", { class: "online-dot on", "aria-hidden": "true" }), h("span", { class: "friend-name" }, f.name), button));
     }
   }
 
