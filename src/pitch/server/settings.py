@@ -52,6 +52,7 @@ LIMITS: dict[str, tuple[float, float, str | None]] = {
     "signups_per_hour": (1, 1_000_000, "PITCH_SIGNUPS_PER_HOUR"),
     "login_backoff_seconds": (0.1, 3600, "PITCH_LOGIN_BACKOFF"),
     "lease_seconds": (1, 3600, "PITCH_LEASE_SECONDS"),
+    "invite_seconds": (1, 86_400, "PITCH_INVITE_SECONDS"),
     "ws_ping_seconds": (0.1, 3600, "PITCH_WS_PING"),
     "idle_evict_seconds": (1, 86_400, None),
     "max_sockets": (0, 10_000_000, "PITCH_MAX_SOCKETS"),
@@ -202,6 +203,8 @@ class Settings:
     login_backoff_seconds: float = field(default_factory=lambda: _env("login_backoff_seconds", 1.0))
     """The first wait after the free failed sign-ins; each further failure doubles it,
     up to 5 minutes for a name and 15 for an address (docs/server.md, "Accounts")."""
+    invite_seconds: float = field(default_factory=lambda: _env("invite_seconds", 600.0))
+    """How long a friend's invite to a table shows in the receiver's lobby."""
     lease_seconds: float = field(default_factory=lambda: _env("lease_seconds", 5.0))
     """How long this process's hold on its tables outlives its last heartbeat (one
     every fifth of it): after a crash, other processes adopt its tables this much

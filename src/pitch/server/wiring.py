@@ -11,7 +11,8 @@ arguments) and never receives the service: :mod:`~pitch.server.tables.lifecycle`
 commit, broadcast), :mod:`~pitch.server.botplay.scheduler` (bot moves, timers, hints),
 :mod:`~pitch.server.realtime.connections` (sockets, chat, admission),
 :mod:`~pitch.server.lobby.quickplay`, :mod:`~pitch.server.lobby.rematch` and
-:mod:`~pitch.server.ratings` (rates finished games) and
+:mod:`~pitch.server.ratings` (rates finished games), :mod:`~pitch.server.social`
+(friends, blocks, invites, reports) and
 :mod:`~pitch.server.analysis` (analyses finished games on its own workers). The API
 (``api/deps.py``) reaches them as this object's attributes.
 """
@@ -38,6 +39,7 @@ from pitch.server.ratings import Ratings, SeatAccounts
 from pitch.server.realtime.connections import Connections, SocketLimits
 from pitch.server.realtime.sockets import Sockets
 from pitch.server.settings import Settings
+from pitch.server.social import Social, SocialLimits
 from pitch.server.tables.commits import GroupCommitter
 from pitch.server.tables.events import GameFinished, HandDealt, TableAdopted, TableChanged
 from pitch.server.tables.lifecycle import Lifecycle, TableLimits
@@ -46,6 +48,7 @@ from pitch.server.tables.play import Play
 from pitch.server.tables.seats import SeatClaims
 from pitch.store import Database, InstanceLease, TableRepo
 from pitch.store.accounts import AccountStore
+from pitch.store.social import SocialStore
 
 __all__ = ["ServiceError", "TableService"]
 
@@ -151,6 +154,16 @@ class TableService:
             limits=AccountLimits(backoff_seconds=settings.login_backoff_seconds),
         )
         """Optional accounts and their sessions (it calls no other room)."""
+        social_limits = SocialLimits(invite_seconds=settings.invite_seconds)
+        self.social = Social(
+            SocialStore(self.db, social_limits.caps),
+            self.repo,
+            self.run_db,
+            self.accounts.by_name,  # the one name lookup
+            social_limits,
+        )
+        """Friends, blocks, invites and reports (it finds names through the accounts
+        room's lookup, handed in)."""
         self.ratings = Ratings(
             self.db, self.repo, self.run_db, seat_accounts or account_store.seat_accounts
         )

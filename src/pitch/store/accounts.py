@@ -24,6 +24,7 @@ from pitch.store.models import (
     TableModel,
 )
 from pitch.store.repo import _aware
+from pitch.store.social import forget_account
 
 DELETED_NAME = "deleted player {n}"
 """What a deleted account is called from then on (its games stay)."""
@@ -99,7 +100,9 @@ class AccountStore:
 
     def delete(self, account_id: int, now: datetime) -> None:
         """The account goes, its games stay: the name becomes :data:`DELETED_NAME`,
-        the password hash and every session are gone. The name keys stay taken."""
+        the password hash and every session are gone, and so are its friendships,
+        requests, blocks and invites (the reports it filed stay, anonymised). The name
+        keys stay taken."""
         with self.db.sessions.begin() as s:
             s.execute(
                 update(AccountModel)
@@ -107,6 +110,7 @@ class AccountStore:
                 .values(name=DELETED_NAME.format(n=account_id), password_hash=None, deleted_at=now)
             )
             s.execute(delete(SessionModel).where(SessionModel.account_id == account_id))
+            forget_account(s, account_id)  # friends, blocks, invites; reports anonymised
 
     # ------------------------------------------------------------------ sessions
 

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -145,6 +156,9 @@ class AccountModel(Base):
     """Argon2id (argon2-cffi's encoded form); ``None`` once deleted."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    last_seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the player was last seen (a request or a table socket), written at most once
+    a minute: their friends see them online for two minutes after (0012)."""
 
 
 class SessionModel(Base):
@@ -245,3 +259,77 @@ class AnalysisModel(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     result: Mapped[str] = mapped_column(Text)
     """The JSON text (docs/bots.md, format version 1), sent as it is."""
+
+
+class FriendLinkModel(Base):
+    """One account asked another to be friends (``pitch.server.social``): a link both
+    ways is a friendship, one way a pending request (0012)."""
+
+    __tablename__ = "friend_links"
+
+    from_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    to_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class BlockModel(Base):
+    """One account blocks another: no friendship, requests, invites or chat between
+    them, and quick play never seats them together (0012)."""
+
+    __tablename__ = "blocks"
+
+    blocker_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    blocked_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class InviteModel(Base):
+    """A friend's invitation to a table, shown in the receiver's lobby until it expires
+    (``invite_seconds``) or is dismissed (0012)."""
+
+    __tablename__ = "invites"
+    __table_args__ = (
+        UniqueConstraint("from_id", "to_id", "table_id", name="uq_invites_from_to_table"),
+        Index("ix_invites_to_id_sent_at", "to_id", "sent_at"),
+        Index("ix_invites_from_id_sent_at", "from_id", "sent_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    from_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"))
+    to_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id", ondelete="CASCADE"))
+    table_id: Mapped[str] = mapped_column(String(32))
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReportModel(Base):
+    """A player reported for the operator (``pitch reports list``), with a copy of the
+    game's record as it stood then (0012)."""
+
+    __tablename__ = "reports"
+    __table_args__ = (Index("ix_reports_reporter_id_created_at", "reporter_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    reporter_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
+    )
+    """``None`` once the reporter deleted their account (the report stays, anonymised)."""
+    reported_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    chat: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The chat line reported, as the reporter saw it."""
+    reason: Mapped[str] = mapped_column(String(16))
+    text: Mapped[str] = mapped_column(Text)
+    record: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
+    """The table's game record and chat as they stood when the report was made (a copy:
+    the game may go on, or be deleted, after it)."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

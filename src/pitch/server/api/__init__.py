@@ -14,6 +14,7 @@ from pitch.server.api import (
     players,
     quickplay,
     records,
+    social,
     tables,
 )
 
@@ -26,4 +27,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
     accounts.router,
     players.router,
+    social.router,
 )

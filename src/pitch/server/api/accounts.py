@@ -179,6 +179,9 @@ async def delete_account(
 @router.get("/api/account/export")
 async def export_account(account: SignedIn, svc: Service, reads: ReadLimit) -> dict[str, Any]:
     """Everything the server stores about the account, as JSON: the account, its
-    sessions (their times, never an id), the seats it took and their tables."""
+    sessions (their times, never an id), the seats it took and their tables, and
+    (``social``) its friends, requests, blocks, invites and the reports it filed."""
     reads.take()
-    return await svc.accounts.export(account)
+    data = await svc.accounts.export(account)
+    data["social"] = await svc.social.export(account)
+    return data

@@ -112,7 +112,12 @@ def session_id(req: Request) -> str | None:
 async def maybe_signed_in(req: Request, svc: Service) -> AccountRow | None:
     """The signed-in account, or ``None`` for a guest (no cookie: no database read)."""
     sid = session_id(req)
-    return None if sid is None else await svc.accounts.signed_in(sid)
+    if sid is None:
+        return None
+    account = await svc.accounts.signed_in(sid)
+    if account is not None:
+        await svc.social.seen(account.id)  # presence: a write at most once a minute
+    return account
 
 
 async def signed_in(

@@ -57,6 +57,19 @@ HTTP_CODES: dict[str, str] = {
         "too many failed sign-ins from this address or under this name: try again after "
         "`retry_after` seconds (also the `Retry-After` header)"
     ),
+    "no_such_player": "no live account goes by that name (friends, blocks, invites, reports)",
+    "blocked": (
+        "one of the two players blocks the other (the same answer both ways: it never "
+        "tells who blocked)"
+    ),
+    "self": "a request about oneself (befriend, block, invite or report oneself)",
+    "not_friends": "an invite to a table goes only to a friend",
+    "social_limit": (
+        "past a per-account cap (friends, pending friend requests, blocks, pending invites, "
+        "reports a day): `limit`"
+    ),
+    "no_invite": "no invite sent to or by this account has this id (it expired, or was dismissed)",
+    "bad_text": "a report's text or chat line breaks the text rule: `reason` as in `bad_name`",
     "other_site": "a change sent from another site's page (`Origin`)",
     "not_json": "a `POST` that is not `Content-Type: application/json`",
     "too_large": "the request body is larger than the server takes",
