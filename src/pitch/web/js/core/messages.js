@@ -121,8 +121,11 @@ function knownError(code, extra) {
     no_such_player: t("No player has an account by that name."),
     blocked: t("You cannot do that: one of you has blocked the other."),
     self: t("That is your own name."),
-    bad_reason: notUnderstood,
-    bad_report: t("A report's words may be at most {n} characters long.", { n: extra.limit ?? 500 }),
+    social_limit: t("You have reached a limit here (at most {n}): remove some first, or try again tomorrow.", { n: extra.limit ?? "?" }),
+    bad_text:
+      extra.reason === "too_long"
+        ? t("A report's words may be at most {n} characters long.", { n: extra.limit ?? 500 })
+        : t("A report's words may not hold invisible or text-direction characters."),
     not_friends: t("You can only invite your friends."),
     no_invite: t("That invitation is gone already."),
     bad_record: t("This record breaks the rules, so it cannot be analysed."),

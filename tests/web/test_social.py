@@ -1,0 +1,252 @@
+"""Friends and safety in the browser (issue 46): two browsers as two accounts befriend
+each other and see each other online, one invites the other from a table and the notice
+in the other's lobby opens it, a chat line is reported (and stored), a block from a
+profile ends the friendship; a guest's pages ask nothing new. Against a real server,
+waiting on state with ``expect``."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support.timing import margin_ms
+from tests.web.a11y import assert_accessible
+from tests.web.conftest import PHONE, new_page, serving
+from tests.web.test_accounts import sign_up
+
+pytest.importorskip("websockets", reason="needs the server extra")
+
+from pitch.store import Database
+from pitch.store.social import SocialCaps, SocialStore
+
+WIDE: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+SHOTS = Path("/tmp/social-shots")
+# The lobby and the Friends panel ask GET /api/social every 20 s: a change made in the
+# other browser shows within one poll (and the machine's slowness on top).
+POLL = margin_ms(40)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A server of its own (every browser here is 127.0.0.1: sign-ups unlimited), and
+    its database file, where the reports are read back."""
+    tmp = tmp_path_factory.mktemp("social-web")
+    with serving(tmp, PITCH_SIGNUPS_PER_HOUR="1000000") as u:
+        yield u, tmp / "pitch.db"
+
+
+def _name(who: str) -> str:
+    return f"{who} {secrets.token_hex(3)}"
+
+
+def shot(page: Any, name: str, full: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+
+
+def player(browser: Any, url: str, who: str, lang: str = "en") -> tuple[Any, str]:
+    """A new browser (en: a laptop; ru: a phone) signed up as a new account."""
+    page = new_page(browser, locale="ru-RU", **PHONE) if lang == "ru" else new_page(browser, **WIDE)
+    page.goto(url + "/")
+    page.wait_for_selector("body.ready")
+    name = _name(who)
+    sign_up(page, name)
+    return page, name
+
+
+def api(page: Any, method: str, path: str, body: dict[str, Any] | None = None) -> int:
+    """A request from the page (its session cookie, its Origin): the status."""
+    status: int = page.evaluate(
+        """async ([method, path, body]) => (await fetch(path, {method,
+             headers: {"Content-Type": "application/json"},
+             body: body ? JSON.stringify(body) : undefined})).status""",
+        [method, path, body],
+    )
+    return status
+
+
+def friend_row(page: Any, name: str) -> Any:
+    return page.locator(f'#friend-list li[data-name="{name}"]')
+
+
+def test_befriend_invite_join_and_report_a_chat_line(browser: Any, server: tuple[str, Path]) -> None:
+    url, db = server
+    ann, ann_name = player(browser, url, "Ann", "en")
+    bo, bo_name = player(browser, url, "Bo", "ru")
+
+    # Ann asks Bo from the Friends panel (the top bar's menu leads there).
+    ann.click("#account-menu summary")
+    ann.click("#friends-link")
+    expect(ann.locator("#no-friends")).to_be_visible()
+    ann.fill("#add-friend-name", "nobody " + secrets.token_hex(3))
+    ann.click("#add-friend")
+    expect(ann.locator("#add-friend-error")).to_have_text("No player has an account by that name.")
+    ann.fill("#add-friend-name", bo_name)
+    ann.click("#add-friend")
+    expect(ann.locator(f'#friend-outgoing li[data-name="{bo_name}"]')).to_be_visible()
+    expect(ann.locator("#add-friend-error")).to_be_empty()
+
+    # Bo accepts on his Friends panel (in Russian, on a phone).
+    bo.goto(url + "/account#friends")
+    request = bo.locator(f'#friend-requests li[data-name="{ann_name}"]')
+    expect(request).to_be_visible()
+    expect(request.get_by_role("button", name="Принять")).to_be_visible()
+    shot(bo, "friends-request-ru-390", full=True)
+    request.get_by_role("button", name="Принять").click()
+    expect(friend_row(bo, ann_name)).to_have_attribute("data-online", "1")
+    expect(bo.locator("#friend-requests")).to_have_count(0)
+    # Ann's panel hears it at its next poll, with Bo online.
+    expect(friend_row(ann, bo_name)).to_have_attribute("data-online", "1", timeout=POLL)
+    expect(ann.locator("#friend-outgoing")).to_have_count(0)
+    shot(ann, "friends-en-1280", full=True)
+    shot(bo, "friends-ru-390", full=True)
+    assert_accessible(ann, "the Friends panel (en)", None)
+    assert_accessible(bo, "the Friends panel (ru)", None)
+
+    # Ann makes a table with a seat for a friend, and invites Bo from its waiting room.
+    ann.goto(url + "/")
+    ann.fill("input[name=player-name]", "Ann")
+    ann.locator("form select[name=players]").last.select_option("2")
+    ann.select_option("select[name=seat-1-kind]", "human")
+    ann.click("#create-table")
+    expect(ann.locator("#waiting")).to_be_visible()
+    table = ann.url.rstrip("/").rsplit("/", 1)[1]
+    ann.click("#invite-friend")
+    dialog = ann.locator("dialog.invite-dialog")
+    expect(dialog.locator(f'li[data-name="{bo_name}"] button')).to_be_visible()
+    shot(ann, "invite-dialog-en-1280")
+    with ann.expect_response(lambda r: r.url.endswith("/api/invites")) as sent:
+        dialog.locator(f'li[data-name="{bo_name}"] button').click()
+    assert sent.value.status == 201
+    expect(dialog.locator(f'li[data-name="{bo_name}"] .sent-mark')).to_have_text("✓ Invitation sent")
+    expect(ann.locator("#toast")).to_have_text(f"Invitation sent to {bo_name}.")
+    shot(ann, "invite-sent-en-1280")
+    dialog.get_by_role("button", name="Close").click()
+    expect(dialog).to_have_count(0)
+
+    # The notice in Bo's lobby; Join opens the table.
+    bo.goto(url + "/")
+    notice = bo.locator(f'.invite-notice[data-table="{table}"]')
+    expect(notice).to_contain_text(f"{ann_name} приглашает вас за стол.")
+    shot(bo, "lobby-invite-ru-390")
+    assert_accessible(bo, "the lobby with an invitation (ru)", None)
+    notice.get_by_role("link", name="Войти").click()
+    expect(bo).to_have_url(re.compile(f"/t/{table}$"))
+    bo.fill("#join-name", "Bo")
+    bo.locator("#open-seats button.primary").first.click()
+
+    # At the table Bo writes a line; Ann reports it from the chat.
+    expect(bo.locator("#chat-text")).to_be_visible()
+    words = "you are a terrible player " + secrets.token_hex(2)
+    bo.fill("#chat-text", words)
+    bo.click("#chat-send")
+    line = ann.locator("#chat-log li", has_text=words)
+    expect(line.locator(".report-line")).to_be_visible()
+    # Her own lines have no flag.
+    ann.get_by_role("button", name="Hello!").click()
+    expect(ann.locator("#chat-log li.mine")).to_have_count(1)
+    expect(ann.locator("#chat-log li.mine .report-line")).to_have_count(0)
+    shot(ann, "table-chat-en-1280", full=True)
+    line.locator(".report-line").click()
+    report = ann.locator("dialog.report-dialog")
+    expect(report.locator("#reported-line")).to_have_text(words)
+    report.locator("#report-reason").select_option("abuse")
+    report.locator("#report-text").fill("Threats in the chat.")
+    shot(ann, "report-line-en-1280")
+    with ann.expect_response(lambda r: r.url.endswith("/api/reports")) as got:
+        report.locator("#report-send").click()
+    assert got.value.status == 201
+    expect(report).to_have_count(0)
+    expect(ann.locator("#toast")).to_contain_text("Report sent.")
+    stored = [r for r in SocialStore(Database(f"sqlite:///{db}", migrate=False), SocialCaps()).reports() if r.chat == words]
+    assert len(stored) == 1
+    assert (stored[0].reporter, stored[0].reported, stored[0].table) == (ann_name, bo_name, table)
+    assert (stored[0].reason, stored[0].text) == ("abuse", "Threats in the chat.")
+
+    # Bo's phone at the table (in Russian): the invite button and the chat's flags fit.
+    bo.locator("#chat-log li", has_text="Hello!").scroll_into_view_if_needed()
+    expect(bo.locator("#chat-log .report-line")).to_have_count(1)
+    shot(bo, "table-chat-ru-390", full=True)
+    bo.locator("#chat-log .report-line").click()
+    expect(bo.locator("dialog.report-dialog h2")).to_contain_text("Пожаловаться")
+    shot(bo, "report-line-ru-390")
+    assert_accessible(bo, "the report dialog (ru)", None)
+    for page in (ann, bo):
+        assert page.js_errors == []
+        page.context.close()
+
+
+def test_block_from_a_profile_ends_the_friendship(browser: Any, server: tuple[str, Path]) -> None:
+    url, db = server
+    ann, ann_name = player(browser, url, "Ann", "en")
+    cy, cy_name = player(browser, url, "Cy", "ru")
+    # Friends already (through the API: the panel's own flow is tested above).
+    assert api(ann, "POST", "/api/friends", {"name": cy_name}) == 200
+    assert api(cy, "POST", "/api/friends", {"name": ann_name}) == 200
+
+    ann.goto(f"{url}/players/{cy_name}")
+    expect(ann.locator("#friend-state")).to_contain_text("Friends")
+    expect(ann.locator("#remove-friend")).to_be_visible()
+    shot(ann, "profile-friend-en-1280")
+    assert_accessible(ann, "a friend's profile (en)", None)
+    ann.once("dialog", lambda d: d.accept())
+    ann.click("#block")
+    expect(ann.locator("#unblock")).to_be_visible()
+    expect(ann.locator("#friend-state")).to_have_count(0)
+    expect(ann.locator("#add-friend")).to_have_count(0)  # no request to a blocked player
+    shot(ann, "profile-blocked-en-1280")
+
+    # Gone from both players' friends; on Ann's blocked list, with Unblock.
+    ann.goto(url + "/account#friends")
+    expect(ann.locator(f'#blocked-players li[data-name="{cy_name}"]')).to_be_visible()
+    expect(friend_row(ann, cy_name)).to_have_count(0)
+    expect(ann.locator("#no-friends")).to_be_visible()
+    cy.goto(url + "/account#friends")
+    expect(cy.locator("#no-friends")).to_be_visible()
+    expect(friend_row(cy, ann_name)).to_have_count(0)
+
+    # Cy's profile page of Ann, on a phone in Russian: Add friend and Report; a report
+    # with no table is stored.
+    cy.goto(f"{url}/players/{ann_name}")
+    expect(cy.locator("#report-player")).to_be_visible()
+    shot(cy, "profile-ru-390")
+    cy.click("#report-player")
+    dialog = cy.locator("dialog.report-dialog")
+    expect(dialog).to_be_visible()
+    dialog.locator("#report-reason").select_option("name")
+    shot(cy, "report-profile-ru-390")
+    with cy.expect_response(lambda r: r.url.endswith("/api/reports")) as got:
+        dialog.locator("#report-send").click()
+    assert got.value.status == 201
+    expect(dialog).to_have_count(0)
+    mine = [r for r in SocialStore(Database(f"sqlite:///{db}", migrate=False), SocialCaps()).reports() if r.reporter == cy_name]
+    assert [(r.reported, r.table, r.chat, r.reason) for r in mine] == [(ann_name, None, None, "name")]
+
+    # Unblock from the Friends panel: the lists are as before the friendship.
+    ann.get_by_role("button", name=f"Unblock {cy_name}").click()
+    expect(ann.locator("#blocked-players")).to_have_count(0)
+    for page in (ann, cy):
+        assert page.js_errors == []
+        page.context.close()
+
+
+def test_a_guest_asks_nothing_new(browser: Any, server: tuple[str, Path]) -> None:
+    url, _ = server
+    page = new_page(browser, **WIDE)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/social" in r.url else None)
+    page.goto(url + "/")
+    page.wait_for_selector("body.ready")
+    expect(page.locator("#sign-in-button")).to_be_visible()
+    expect(page.locator("#invites")).to_be_hidden()
+    page.goto(url + "/account")
+    expect(page.locator("#friends")).to_have_count(0)
+    assert asked == []
+    assert page.js_errors == []
+    page.context.close()
