@@ -1,5 +1,6 @@
 // Before the game: pick a seat at a table (invite links land here) and wait for players.
 
+import * as account from "./account.js";
 import * as api from "./api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
@@ -63,7 +64,8 @@ export function joinView(S, { claimed, watch, refresh }) {
   const nameInput = h("input", {
     id: "join-name",
     maxlength: "32",
-    value: settings.get("name") || "",
+    // Signed in: the account's name, so friends (and a report of a chat line) know the seat.
+    value: account.current()?.name || settings.get("name") || "",
     autocomplete: "nickname",
     "aria-label": t("Your name"),
     placeholder: t("Your name"),

@@ -111,7 +111,8 @@ function draw() {
     name: "player-name",
     required: true,
     maxlength: "32",
-    value: form.name ?? (settings.get("name") || ""),
+    // Signed in: the account's name, so friends (and a report of a chat line) know the seat.
+    value: form.name ?? (account.current()?.name || settings.get("name") || ""),
     autocomplete: "nickname",
     placeholder: t("Your name"),
     oninput: (e) => (form.name = e.target.value),
