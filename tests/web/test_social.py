@@ -52,7 +52,8 @@ def shot(page: Any, name: str, full: bool = False) -> None:
 
 def player(browser: Any, url: str, who: str, lang: str = "en") -> tuple[Any, str]:
     """A new browser (en: a laptop; ru: a phone) signed up as a new account."""
-    page = new_page(browser, locale="ru-RU", **PHONE) if lang == "ru" else new_page(browser, **WIDE)
+    look: dict[str, Any] = {"locale": "ru-RU", **PHONE} if lang == "ru" else WIDE
+    page = new_page(browser, **look)
     page.goto(url + "/")
     page.wait_for_selector("body.ready")
     name = _name(who)
@@ -71,11 +72,18 @@ def api(page: Any, method: str, path: str, body: dict[str, Any] | None = None) -
     return status
 
 
+def fits(page: Any) -> None:
+    """Nothing on the page is wider than its window (a long Russian word, a long name)."""
+    page.wait_for_function("() => document.documentElement.scrollWidth <= innerWidth")
+
+
 def friend_row(page: Any, name: str) -> Any:
     return page.locator(f'#friend-list li[data-name="{name}"]')
 
 
-def test_befriend_invite_join_and_report_a_chat_line(browser: Any, server: tuple[str, Path]) -> None:
+def test_befriend_invite_join_and_report_a_chat_line(
+    browser: Any, server: tuple[str, Path]
+) -> None:
     url, db = server
     ann, ann_name = player(browser, url, "Ann", "en")
     bo, bo_name = player(browser, url, "Bo", "ru")
@@ -97,6 +105,7 @@ def test_befriend_invite_join_and_report_a_chat_line(browser: Any, server: tuple
     request = bo.locator(f'#friend-requests li[data-name="{ann_name}"]')
     expect(request).to_be_visible()
     expect(request.get_by_role("button", name="Принять")).to_be_visible()
+    fits(bo)
     shot(bo, "friends-request-ru-390", full=True)
     request.get_by_role("button", name="Принять").click()
     expect(friend_row(bo, ann_name)).to_have_attribute("data-online", "1")
@@ -124,7 +133,9 @@ def test_befriend_invite_join_and_report_a_chat_line(browser: Any, server: tuple
     with ann.expect_response(lambda r: r.url.endswith("/api/invites")) as sent:
         dialog.locator(f'li[data-name="{bo_name}"] button').click()
     assert sent.value.status == 201
-    expect(dialog.locator(f'li[data-name="{bo_name}"] .sent-mark')).to_have_text("✓ Invitation sent")
+    expect(dialog.locator(f'li[data-name="{bo_name}"] .sent-mark')).to_have_text(
+        "✓ Invitation sent"
+    )
     expect(ann.locator("#toast")).to_have_text(f"Invitation sent to {bo_name}.")
     shot(ann, "invite-sent-en-1280")
     dialog.get_by_role("button", name="Close").click()
@@ -134,6 +145,7 @@ def test_befriend_invite_join_and_report_a_chat_line(browser: Any, server: tuple
     bo.goto(url + "/")
     notice = bo.locator(f'.invite-notice[data-table="{table}"]')
     expect(notice).to_contain_text(f"{ann_name} приглашает вас за стол.")
+    fits(bo)
     shot(bo, "lobby-invite-ru-390")
     assert_accessible(bo, "the lobby with an invitation (ru)", None)
     notice.get_by_role("link", name="Войти").click()
@@ -165,7 +177,11 @@ def test_befriend_invite_join_and_report_a_chat_line(browser: Any, server: tuple
     assert got.value.status == 201
     expect(report).to_have_count(0)
     expect(ann.locator("#toast")).to_contain_text("Report sent.")
-    stored = [r for r in SocialStore(Database(f"sqlite:///{db}", migrate=False), SocialCaps()).reports() if r.chat == words]
+    stored = [
+        r
+        for r in SocialStore(Database(f"sqlite:///{db}", migrate=False), SocialCaps()).reports()
+        if r.chat == words
+    ]
     assert len(stored) == 1
     assert (stored[0].reporter, stored[0].reported, stored[0].table) == (ann_name, bo_name, table)
     assert (stored[0].reason, stored[0].text) == ("abuse", "Threats in the chat.")
@@ -173,6 +189,7 @@ def test_befriend_invite_join_and_report_a_chat_line(browser: Any, server: tuple
     # Bo's phone at the table (in Russian): the invite button and the chat's flags fit.
     bo.locator("#chat-log li:not(.mine)").scroll_into_view_if_needed()
     expect(bo.locator("#chat-log .report-line")).to_have_count(1)
+    fits(bo)
     shot(bo, "table-chat-ru-390", full=True)
     bo.locator("#chat-log .report-line").click()
     expect(bo.locator("dialog.report-dialog h2")).to_contain_text("Пожаловаться")
@@ -221,13 +238,20 @@ def test_block_from_a_profile_ends_the_friendship(browser: Any, server: tuple[st
     dialog = cy.locator("dialog.report-dialog")
     expect(dialog).to_be_visible()
     dialog.locator("#report-reason").select_option("name")
+    fits(cy)
     shot(cy, "report-profile-ru-390")
     with cy.expect_response(lambda r: r.url.endswith("/api/reports")) as got:
         dialog.locator("#report-send").click()
     assert got.value.status == 201
     expect(dialog).to_have_count(0)
-    mine = [r for r in SocialStore(Database(f"sqlite:///{db}", migrate=False), SocialCaps()).reports() if r.reporter == cy_name]
-    assert [(r.reported, r.table, r.chat, r.reason) for r in mine] == [(ann_name, None, None, "name")]
+    mine = [
+        r
+        for r in SocialStore(Database(f"sqlite:///{db}", migrate=False), SocialCaps()).reports()
+        if r.reporter == cy_name
+    ]
+    assert [(r.reported, r.table, r.chat, r.reason) for r in mine] == [
+        (ann_name, None, None, "name")
+    ]
 
     # Unblock from the Friends panel: the lists are as before the friendship.
     ann.get_by_role("button", name=f"Unblock {cy_name}").click()
