@@ -94,7 +94,7 @@ def test_befriend_invite_join_and_report_a_chat_line(
     expect(ann.locator("#no-friends")).to_be_visible()
     ann.fill("#add-friend-name", "nobody " + secrets.token_hex(3))
     ann.click("#add-friend")
-    expect(ann.locator("#add-friend-error")).to_have_text("No player has an account by that name.")
+    expect(ann.locator("#add-friend-error")).to_have_text("No player goes by that name.")
     ann.fill("#add-friend-name", bo_name)
     ann.click("#add-friend")
     expect(ann.locator(f'#friend-outgoing li[data-name="{bo_name}"]')).to_be_visible()

@@ -117,17 +117,6 @@ function knownError(code, extra) {
       : Number.isInteger(extra.retry_after)
       ? tn("Too many failed sign-ins; try again in {n} second.", "Too many failed sign-ins; try again in {n} seconds.", extra.retry_after)
       : t("Too many failed sign-ins; wait a while and try again."),
-    // Friends and safety (docs/server.md, "Friends and safety").
-    no_such_player: t("No player has an account by that name."),
-    blocked: t("You cannot do that: one of you has blocked the other."),
-    self: t("That is your own name."),
-    social_limit: t("You have reached a limit here (at most {n}): remove some first, or try again tomorrow.", { n: extra.limit ?? "?" }),
-    bad_text:
-      extra.reason === "too_long"
-        ? t("A report's words may be at most {n} characters long.", { n: extra.limit ?? 500 })
-        : t("A report's words may not hold invisible or text-direction characters."),
-    not_friends: t("You can only invite your friends."),
-    no_invite: t("That invitation is gone already."),
     bad_record: t("This record breaks the rules, so it cannot be analysed."),
     record_too_long: t("This game is too long to analyse."),
     no_job: t("The analysis was lost (the server restarted); ask for it again."),
