@@ -4,6 +4,10 @@ caps, and what deletion and export do."""
 
 from __future__ import annotations
 
+import json
+import secrets
+import subprocess
+import sys
 from typing import Any
 
 import httpx
@@ -299,3 +303,48 @@ def test_deletion_forgets_and_export_tells(social_server: ServerProcess) -> None
         )
         assert _social(bob[0])["friends"] == [] and _social(bob[0])["invites"] == []
         assert _social(cy[0])["incoming"] == []
+
+
+def test_the_operator_lists_reports_with_the_record(social_server: ServerProcess) -> None:
+    ann, bob = member(social_server, "Ann"), member(social_server, "Bob")
+    with together(ann, bob):
+        table = _playing_table(ann[0], bob[0])
+        words = f"cheats {secrets.token_hex(4)}"
+        body = {"name": bob[1], "table": table, "reason": "cheating", "text": words}
+        assert ann[0].post("/api/reports", json=body).status_code == 201
+
+        def cli(*more: str) -> str:
+            r = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pitch",
+                    "reports",
+                    "list",
+                    "--db",
+                    social_server.db_url,
+                    *more,
+                ],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert r.returncode == 0, r.stderr
+            return r.stdout
+
+        rows = [json.loads(line) for line in cli("--json").splitlines()]
+        mine = [x for x in rows if x["text"] == words]
+        assert len(mine) == 1, rows
+        got = mine[0]
+        assert (got["reporter"], got["reported"], got["reason"], got["table"]) == (
+            ann[1],
+            bob[1],
+            "cheating",
+            table,
+        )
+        rec = got["record"]
+        assert rec["table"] == table and rec["status"] == "playing"
+        assert [s["name"] for s in rec["seats"]] == ["p0", "p1"]
+        assert rec["rules"]["players"] == 2 and rec["hands"] == []
+        text = cli()
+        assert f"{ann[1]} reported {bob[1]}" in text and words in text and table in text
