@@ -13,6 +13,7 @@ from pitch.cli import (
     compare,
     db,
     play,
+    reports,
     serve,
     simulate,
     train,
@@ -37,6 +38,7 @@ compare.register(app)
 serve.register(app)
 cluster.register(app)
 db.register(app)
+reports.register(app)
 train.register(app)
 analyze.register(app)
 

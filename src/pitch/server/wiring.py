@@ -122,6 +122,7 @@ class TableService:
             hint_bot=settings.hint_bot,
             min_bot_delay=settings.min_bot_delay,
         )
+        account_store = AccountStore(self.db)
         self.conns = Connections(
             self.repo,
             self.run_db,
@@ -135,6 +136,7 @@ class TableService:
                 max_spectators=settings.max_spectators,
                 spectators_per_client=settings.spectators_per_client,
             ),
+            account_store.seat_accounts,
         )
         self.quick = QuickSeats(
             self.repo,
@@ -146,7 +148,6 @@ class TableService:
             bot_delay=settings.quick_bot_delay,
         )
         self.rematches = Rematches(self.lifecycle, self.seats, self.quick)
-        account_store = AccountStore(self.db)
         self.accounts = Accounts(
             account_store,
             self.run_db,

@@ -7,12 +7,14 @@ Origin checks (issue 43: what an idle socket holds)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
 from pitch.server.api.deps import (
+    SESSION_COOKIE,
     Limit,
     get_client,
     get_networks,
@@ -22,9 +24,11 @@ from pitch.server.api.deps import (
 )
 from pitch.server.kernel.errors import ServiceError
 from pitch.server.realtime.sockets import MAX_UNSENT, WIRE
-from pitch.server.tables.live import Conn, LiveTable
+from pitch.server.tables.live import Conn, LiveTable, SocketAccount
 from pitch.server.tables.protocol import Auth, Spectate, error, parse_client_message
 from pitch.server.wiring import TableService
+
+log = logging.getLogger("pitch.server")
 
 
 async def table_socket(ws: WebSocket) -> None:
@@ -67,6 +71,8 @@ async def _serve(
     ws: WebSocket, table_id: str, svc: TableService, who: str, site: str, reads: Limit
 ) -> None:
     settings = svc.settings
+    # Read before the handshake ends: the headers are let go then (realtime.sockets).
+    sid = ws.cookies.get(SESSION_COOKIE)
     await ws.accept()
     try:
         # Opening a table reads it (from the store, if it is not in memory), like a GET:
@@ -94,6 +100,8 @@ async def _serve(
         max_unsent=MAX_UNSENT,
         slow_seconds=settings.slow_reader_seconds,
     )
+    if sid is not None:  # a guest's socket reads nothing more
+        conn.account = await _signed(svc, sid, t.id)
     writer = asyncio.create_task(conn.writer())
     try:
         while not conn.closed:
@@ -113,6 +121,8 @@ async def _serve(
                 msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
                 break
+            if conn.account is not None:  # presence: a write at most once a minute
+                await svc.social.seen(conn.account.account_id)
             # In a call of its own, so that the message and what it was parsed into
             # are not kept while the socket waits for the next (an idle socket's life).
             found = await _handle(msg, conn, t, svc)
@@ -128,6 +138,25 @@ async def _serve(
         svc.conns.leave(t, conn)
         conn.close()
         await writer
+
+
+async def _signed(svc: TableService, sid: str, table_id: str) -> SocketAccount | None:
+    """A signed-in player's socket: their account, seen now, and whose chat they are
+    not sent (the accounts they block or are blocked by, at this table's seats)."""
+    try:
+        account = await svc.accounts.signed_in(sid)
+        if account is None:
+            return None
+        await svc.social.seen(account.id)
+        blocked = frozenset(await svc.social.blocked_with(account.id))
+        hidden: set[int] = set()
+        if blocked:
+            owners = await svc.run_db(svc.accounts.store.seat_accounts, table_id)
+            hidden = {s for s, a in owners.items() if a in blocked}
+    except Exception:  # the store is away: the socket works as a guest's
+        log.exception("could not read the account of a table socket")
+        return None
+    return SocketAccount(account.id, blocked, hidden)
 
 
 async def _handle(msg: Any, conn: Conn, t: LiveTable, svc: TableService) -> LiveTable | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +48,9 @@ def welcome(t: LiveTable, seat: int) -> dict[str, Any]:
 
 def _history(t: LiveTable, conn: Conn) -> None:
     if t.chat:
-        conn.send({"type": "chat_history", "lines": list(t.chat)})
+        hidden = conn.account.hidden_seats if conn.account is not None else None
+        lines = [x for x in t.chat if x["seat"] not in hidden] if hidden else list(t.chat)
+        conn.send({"type": "chat_history", "lines": lines})
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +73,12 @@ class Connections:
         play: Play,
         scheduler: Scheduler,
         limits: SocketLimits,
+        seat_accounts: Callable[[str], dict[int, int]],
     ) -> None:
         self.repo = repo
+        self.seat_accounts = seat_accounts
+        """Which account holds each seat of a table (a read of the store): whose chat
+        line it is, for the sockets of players who block its writer."""
         self.run_db = run_db
         self.tables = tables
         self.play = play
@@ -262,6 +269,8 @@ class Connections:
             conn.strikes += 1
             conn.send(error("rate_limited"))
             return
+        hiding = self._hiding(t)
+        owners = await self._owners(t) if hiding and conn.seat is not None else {}
         async with t.lock:
             if t.chat_count >= MAX_LINES:
                 conn.send(error("chat_full"))
@@ -280,11 +289,36 @@ class Connections:
             out = chat_message(line)
             t.chat.append(out)
         text_out = json.dumps(out, separators=(",", ":"))
+        for c in hiding:  # their seats as they are now: a blocked player may have sat down
+            assert c.account is not None
+            c.account.hidden_seats = (
+                {s for s, a in owners.items() if a in c.account.blocked}
+                if owners is not None  # the store could not say: rather hide than show
+                else set(range(len(t.seats))) - {c.seat}
+            )
         for s in t.seats:
             for c in s.conns:
-                c.send_text(text_out)
+                if c.account is None or seat not in c.account.hidden_seats:
+                    c.send_text(text_out)
         for c in t.spectators:
-            c.send_text(text_out)
+            if c.account is None or seat not in c.account.hidden_seats:
+                c.send_text(text_out)
+
+    @staticmethod
+    def _hiding(t: LiveTable) -> list[Conn]:
+        """The sockets at ``t`` of signed-in players who block someone (or are blocked):
+        at most tables, none, and a guest's socket costs one attribute read."""
+        out = [c for s in t.seats for c in s.conns if c.account is not None and c.account.blocked]
+        out += [c for c in t.spectators if c.account is not None and c.account.blocked]
+        return out
+
+    async def _owners(self, t: LiveTable) -> dict[int, int] | None:
+        """Seat -> account at ``t`` (``None``: the store could not say)."""
+        try:
+            return await self.run_db(self.seat_accounts, t.id)
+        except Exception:
+            log.exception("could not read the accounts of table %s", t.id)
+            return None
 
     async def _chat_stored(self, t: LiveTable, n: int) -> bool:
         """After a failed write of line ``n``: whether it was stored all the same (the

@@ -61,6 +61,17 @@ class Wire(Protocol):
     def reset(self, why: str) -> None: ...
 
 
+@dataclass(slots=True)
+class SocketAccount:
+    """The signed-in account of a table socket (its session cookie when it opened), and
+    whose chat it is not sent: the accounts it blocks or is blocked by, and the seats of
+    this table they were last seen to hold (docs/server.md, "Friends and safety")."""
+
+    account_id: int
+    blocked: frozenset[int]
+    hidden_seats: set[int]
+
+
 class Conn:
     """One WebSocket. Sends go through a bounded queue and a writer task, so a slow
     client never holds up a broadcast; one that falls too far behind is dropped.
@@ -79,6 +90,7 @@ class Conn:
         "_queued",
         "_slow_seconds",
         "_wake",
+        "account",
         "bucket",
         "client",
         "close_code",
@@ -143,6 +155,8 @@ class Conn:
         self._wake: asyncio.Future[None] | None = None
         self.closed = False
         self.overflowed = False
+        self.account: SocketAccount | None = None
+        """A signed-in player's socket: its account (``None``: a guest's)."""
 
     def send(self, msg: dict[str, Any]) -> None:
         self.send_text(json.dumps(msg, separators=(",", ":")))

@@ -120,6 +120,14 @@ function knownError(code, extra) {
     bad_record: t("This record breaks the rules, so it cannot be analysed."),
     record_too_long: t("This game is too long to analyse."),
     no_job: t("The analysis was lost (the server restarted); ask for it again."),
+    // Friends and safety (docs/server.md, "Friends and safety").
+    no_such_player: t("No player goes by that name."),
+    blocked: t("You cannot do that: one of you has blocked the other."),
+    self: t("You cannot do that with yourself."),
+    not_friends: t("You can invite only your friends."),
+    social_limit: t("You have reached the limit of {n}; remove some first.", { n: Number.isInteger(extra.limit) ? extra.limit : "?" }),
+    no_invite: t("That invitation has expired or was withdrawn."),
+    bad_text: code === "bad_text" ? textRefused("chat", extra) : null,
     // A request or message the server could not read: the client sent it, so a reload
     // (a newer client) is what may help. FastAPI's own 422 is `bad_request`.
     bad_request: notUnderstood,
