@@ -275,3 +275,52 @@ def test_a_guest_asks_nothing_new(browser: Any, server: tuple[str, Path]) -> Non
     assert asked == []
     assert page.js_errors == []
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_new_screens_in_each_look(browser: Any, server: tuple[str, Path], lang: str) -> None:
+    """The account menu, an invitation in the lobby and the invite dialog, in English on a
+    laptop and in Russian on a phone: shown whole, and no axe violation."""
+    url, _ = server
+    me, my_name = player(browser, url, "Dee", lang)
+    friend, friend_name = player(browser, url, "Eli", "en")
+    assert api(me, "POST", "/api/friends", {"name": friend_name}) == 200
+    assert api(friend, "POST", "/api/friends", {"name": my_name}) == 200
+    word = {"en": ("Friends", "Join", "Invite"), "ru": ("Друзья", "Войти", "Пригласить")}[lang]
+
+    me.click("#account-menu summary")
+    expect(me.locator("#friends-link")).to_have_text(word[0])
+    shot(me, f"menu-{lang}")
+    assert_accessible(me, f"the account menu ({lang})", None)
+
+    # The friend's table, and an invitation to it in my lobby.
+    table = friend.evaluate(
+        """async () => (await (await fetch("/api/tables", {method: "POST",
+             headers: {"Content-Type": "application/json"},
+             body: JSON.stringify({rules: {players: 2}})})).json()).id"""
+    )
+    assert api(friend, "POST", "/api/invites", {"name": my_name, "table": table}) == 201
+    me.goto(url + "/")
+    notice = me.locator(f'.invite-notice[data-table="{table}"]')
+    expect(notice.get_by_role("link", name=word[1])).to_be_visible()
+    fits(me)
+    shot(me, f"lobby-invite-{lang}")
+    assert_accessible(me, f"the lobby with an invitation ({lang})", None)
+    notice.get_by_role("button").click()  # Dismiss
+    expect(me.locator(".invite-notice")).to_have_count(0)
+
+    # My waiting room, and the invite dialog with the friend online.
+    me.locator("form select[name=players]").last.select_option("2")
+    me.select_option("select[name=seat-1-kind]", "human")
+    me.click("#create-table")
+    expect(me.locator("#invite-friend")).to_be_visible()
+    fits(me)
+    shot(me, f"waiting-{lang}")
+    me.click("#invite-friend")
+    button = me.locator(f'dialog.invite-dialog li[data-name="{friend_name}"] button')
+    expect(button).to_have_text(word[2])
+    shot(me, f"invite-dialog-{lang}")
+    assert_accessible(me, f"the invite dialog ({lang})", None)
+    for page in (me, friend):
+        assert page.js_errors == []
+        page.context.close()
