@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from tests.support.timing import margin_ms
 from tests.web.a11y import assert_accessible
 from tests.web.conftest import PHONE, new_page, serving
-from tests.web.test_accounts import sign_up
+from tests.web.test_accounts import PASSWORD, sign_up
 
 pytest.importorskip("websockets", reason="needs the server extra")
 
@@ -324,3 +324,68 @@ def test_the_new_screens_in_each_look(browser: Any, server: tuple[str, Path], la
     for page in (me, friend):
         assert page.js_errors == []
         page.context.close()
+
+
+# A task later in the page (a message: the page's clock is the test's, its timers wait).
+NEXT_TASK = """() => new Promise(done => {
+    const c = new MessageChannel();
+    c.port1.onmessage = () => done();
+    c.port2.postMessage(0);
+})"""
+# The page hidden or shown, as when another tab comes to the front and goes.
+SEEN = """state => {
+    Object.defineProperty(document, "visibilityState", {value: state, configurable: true});
+    document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_the_lobby_asks_while_seen_and_stops_when_signed_out(
+    browser: Any, server: tuple[str, Path]
+) -> None:
+    """GET /api/social every 20 s while the lobby is seen, never while hidden, and never
+    again once the server says the session ended (401). The page's clock is Playwright's,
+    moved by the test: nothing here waits on the machine's speed."""
+    url, _ = server
+    page, name = player(browser, url, "Fay", "en")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/api/social") else None)
+
+    def settled() -> int:
+        """How many asks so far, once every request started before now was seen (a
+        request made after them is seen after them)."""
+        with page.expect_request("**/api/health"):
+            page.evaluate("fetch('/api/health')")
+        return len(asked)
+
+    def answered(action: Any) -> None:
+        """``action`` makes the page ask, and the answer is read (one ask at a time: a
+        poll while the last is out asks nothing)."""
+        with page.expect_event("requestfinished", lambda r: r.url.endswith("/api/social")):
+            action()
+        page.evaluate(NEXT_TASK)  # its promise has settled
+
+    page.clock.install()
+    answered(lambda: page.goto(url + "/"))
+    answered(lambda: page.clock.run_for(20_500))
+    # Hidden (another tab in front): no ask however long.
+    page.evaluate(SEEN, "hidden")
+    before = settled()
+    page.clock.run_for(120_000)
+    assert settled() == before
+    # Seen again: it asks at once, then on its own time.
+    answered(lambda: page.evaluate(SEEN, "visible"))
+    # Signed out everywhere from another browser: the next ask gets a 401, and that is all.
+    other = new_page(browser, **WIDE)
+    other.goto(url + "/")
+    assert api(other, "POST", "/api/session", {"name": name, "password": PASSWORD}) == 200
+    assert api(other, "DELETE", "/api/sessions") in (200, 204)
+    with page.expect_response("**/api/social") as got:
+        page.clock.run_for(20_500)
+    assert got.value.status == 401
+    expect(page.locator("#sign-in-button")).to_be_visible()
+    before = settled()
+    page.clock.run_for(120_000)
+    assert settled() == before
+    assert page.js_errors == []
+    for p in (page, other):
+        p.context.close()
