@@ -74,6 +74,15 @@ def test_two_players_become_friends_see_each_other_and_part(social_server: Serve
         assert _delete(ann[0], f"/api/friends/{bob[1]}").status_code == 204
         assert _social(ann[0]) == empty and _social(bob[0])["friends"] == []
         assert _delete(ann[0], f"/api/friends/{bob[1]}").status_code == 204  # again: the same
+        paths = ann[0].get("/openapi.json").json()["paths"]  # in /docs, with their shapes
+        for path in (
+            "/api/social",
+            "/api/friends",
+            "/api/blocks/{name}",
+            "/api/invites/{invite_id}",
+            "/api/reports",
+        ):
+            assert path in paths, path
 
 
 def test_declining_and_withdrawing_requests_among_three(social_server: ServerProcess) -> None:

@@ -5,6 +5,7 @@ as ``find``: this room calls no other room)."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -19,6 +20,8 @@ from pitch.server.tables.live import LiveTable, chat_message
 from pitch.store import TableRepo
 from pitch.store.accounts import AccountRow
 from pitch.store.social import Overview, SocialCaps, SocialRefused, SocialStore
+
+log = logging.getLogger("pitch.server")
 
 RunDb = Callable[..., Awaitable[Any]]
 Find = Callable[[str], Awaitable[AccountRow | None]]
@@ -120,9 +123,12 @@ class Social:
                 self._written.clear()
         self._written[account_id] = now
         at = self._now()
-        await self.run_db(
-            self.store.seen, account_id, at, at - timedelta(seconds=self.limits.seen_seconds)
-        )
+        try:
+            await self.run_db(
+                self.store.seen, account_id, at, at - timedelta(seconds=self.limits.seen_seconds)
+            )
+        except Exception:  # presence is worth no failed request or closed socket
+            log.exception("could not write when account %s was seen", account_id)
 
     # ------------------------------------------------------------------ the requests
 
