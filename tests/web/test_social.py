@@ -217,7 +217,7 @@ def test_block_from_a_profile_ends_the_friendship(browser: Any, server: tuple[st
     ann.click("#block")
     expect(ann.locator("#unblock")).to_be_visible()
     expect(ann.locator("#friend-state")).to_have_count(0)
-    expect(ann.locator("#add-friend")).to_have_count(0)  # no request to a blocked player
+    expect(ann.locator("#befriend")).to_have_count(0)  # no request to a blocked player
     shot(ann, "profile-blocked-en-1280")
 
     # Gone from both players' friends; on Ann's blocked list, with Unblock.
@@ -256,6 +256,12 @@ def test_block_from_a_profile_ends_the_friendship(browser: Any, server: tuple[st
     # Unblock from the Friends panel: the lists are as before the friendship.
     ann.get_by_role("button", name=f"Unblock {cy_name}").click()
     expect(ann.locator("#blocked-players")).to_have_count(0)
+    # And a new request from the profile: it says where it stands.
+    ann.goto(f"{url}/players/{cy_name}")
+    ann.click("#befriend")
+    expect(ann.locator("#friend-state")).to_have_text("Request sent")
+    expect(ann.locator("#cancel-request")).to_be_visible()
+    expect(ann.locator("#toast")).to_have_text(f"Friend request sent to {cy_name}.")
     for page in (ann, cy):
         assert page.js_errors == []
         page.context.close()

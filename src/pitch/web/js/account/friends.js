@@ -30,7 +30,7 @@ export function friendsPanel() {
           const got = await api.addFriend(name);
           input.value = "";
           toast(got?.state === "friends" ? t("You and {name} are friends now.", { name }) : t("Friend request sent to {name}.", { name }));
-          await social.load();
+          await social.reload();
         } catch (err) {
           error.textContent = apiError(err);
           input.focus();
@@ -68,7 +68,7 @@ function act(label, fn, attrs = {}) {
           button.disabled = false;
           return;
         }
-        await social.load();
+        await social.reload();
       },
     },
     label,

@@ -91,6 +91,12 @@ export async function load() {
   return asking;
 }
 
+/** Ask again after a change this page made: an ask already out may have left before the
+ *  change, so a new one follows it. */
+export function reload() {
+  return asking ? asking.then(() => load()) : load();
+}
+
 function stopPolling() {
   clearInterval(timer);
   timer = 0;

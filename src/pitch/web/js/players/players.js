@@ -203,7 +203,7 @@ function fillActions(box, name) {
             b.disabled = false;
             return;
           }
-          await social.load();
+          await social.reload();
           box.querySelector("button:not([disabled])")?.focus();
         },
       },
@@ -225,7 +225,7 @@ function fillActions(box, name) {
       box.append(
         run(
           t("Add friend"),
-          "add-friend",
+          "befriend",
           async () => {
             const got = await api.addFriend(name);
             toast(got?.state === "friends" ? t("You and {name} are friends now.", { name }) : t("Friend request sent to {name}.", { name }));
