@@ -269,8 +269,9 @@ class Connections:
             conn.strikes += 1
             conn.send(error("rate_limited"))
             return
-        hiding = self._hiding(t)
-        owners = await self._owners(t) if hiding and conn.seat is not None else {}
+        # A spectator's line carries no account: it is hidden from nobody.
+        hiding = self._hiding(t) if conn.seat is not None else []
+        owners = await self._owners(t) if hiding else {}
         async with t.lock:
             if t.chat_count >= MAX_LINES:
                 conn.send(error("chat_full"))
