@@ -15,6 +15,8 @@ from tests.server.helpers import ServerProcess
 from tests.server.social.conftest import member, together
 from tests.support.timing import margin
 
+JSON = "application/json"
+
 
 def _open(srv: ServerProcess, table: str, c: httpx.Client | None) -> Any:
     headers = {}
@@ -104,3 +106,50 @@ def test_a_block_hides_chat_both_ways_and_not_from_others(social_server: ServerP
                 return await _until(b, lambda m: m["type"] == "chat_history")
 
         assert _chat(asyncio.run(again())) == ["before the block", "bob speaks", "ann speaks"]
+
+
+def test_a_block_made_while_the_sockets_are_open_holds_at_once(
+    social_server: ServerProcess,
+) -> None:
+    ann, bob = member(social_server, "Ann"), member(social_server, "Bob")
+    with together(ann, bob):
+        table = ann[0].post("/api/tables", json={"rules": {"players": 2}}).json()["id"]
+        tokens = []
+        for seat, (c, _) in enumerate((ann, bob)):
+            r = c.post(f"/api/tables/{table}/seats/{seat}", json={"name": f"p{seat}"})
+            tokens.append(r.json()["token"])
+
+        async def run() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+            async with (
+                _open(social_server, table, ann[0]) as a,
+                _open(social_server, table, bob[0]) as b,
+                _open(social_server, table, None) as guest,
+            ):
+                await a.send(json.dumps({"type": "auth", "token": tokens[0]}))
+                await b.send(json.dumps({"type": "auth", "token": tokens[1]}))
+                await guest.send(json.dumps({"type": "spectate"}))
+                for ws in (a, b, guest):
+                    await _until(ws, lambda m: m["type"] == "state")
+                b_seen: list[dict[str, Any]] = []
+                g_seen: list[dict[str, Any]] = []
+
+                async def say(text: str) -> None:
+                    await a.send(json.dumps({"type": "chat", "text": text}))
+                    g_seen.extend(await _until(guest, lambda m: m.get("text") == text))
+                    await b.send(json.dumps({"type": "ping"}))
+                    b_seen.extend(await _until(b, lambda m: m["type"] == "pong"))
+
+                await say("first")
+                r = await asyncio.to_thread(bob[0].post, "/api/blocks", json={"name": ann[1]})
+                assert r.status_code == 200, r.text
+                await say("second")
+                r = await asyncio.to_thread(
+                    bob[0].delete, f"/api/blocks/{ann[1]}", headers={"Content-Type": JSON}
+                )
+                assert r.status_code == 204, r.text
+                await say("third")
+                return b_seen, g_seen
+
+        b_seen, g_seen = asyncio.run(run())
+        assert _chat(g_seen) == ["first", "second", "third"]
+        assert _chat(b_seen) == ["first", "third"], b_seen

@@ -68,7 +68,8 @@ async def block(body: NameIn, me: SignedIn, svc: Service, reads: ReadLimit) -> d
     """Block a player: friendship, requests and invites between you end; their chat
     is hidden from you (and yours from them); quick play never seats you together."""
     reads.take()
-    await svc.social.block(me, body.name)
+    other = await svc.social.block(me, body.name)
+    svc.conns.blocks_changed(me.id, other, blocked=True)  # this process's open sockets
     return {"blocked": True}
 
 
@@ -76,7 +77,8 @@ async def block(body: NameIn, me: SignedIn, svc: Service, reads: ReadLimit) -> d
 async def unblock(name: PlayerName, me: SignedIn, svc: Service, reads: ReadLimit) -> Response:
     """Unblock a player (nothing that the block ended comes back)."""
     reads.take()
-    await svc.social.unblock(me, name)
+    other = await svc.social.unblock(me, name)
+    svc.conns.blocks_changed(me.id, other, blocked=False)
     return Response(status_code=204)
 
 

@@ -269,8 +269,9 @@ class Connections:
             conn.strikes += 1
             conn.send(error("rate_limited"))
             return
-        hiding = self._hiding(t)
-        owners = await self._owners(t) if hiding and conn.seat is not None else {}
+        # A spectator's line carries no account: it is hidden from nobody.
+        hiding = self._hiding(t) if conn.seat is not None else []
+        owners = await self._owners(t) if hiding else {}
         async with t.lock:
             if t.chat_count >= MAX_LINES:
                 conn.send(error("chat_full"))
@@ -303,6 +304,21 @@ class Connections:
         for c in t.spectators:
             if c.account is None or seat not in c.account.hidden_seats:
                 c.send_text(text_out)
+
+    def blocks_changed(self, a: int, b: int, *, blocked: bool) -> None:
+        """A block between accounts ``a`` and ``b`` began (or ended): this process's
+        open sockets of either account know it from the next chat line on (another
+        process's, from their next opening). One pass over the live tables' sockets:
+        blocks are rare, and a guest's socket costs one attribute read."""
+        for t in self.tables.values():
+            for c in [c for s in t.seats for c in s.conns] + list(t.spectators):
+                acc = c.account
+                if acc is None or acc.account_id not in (a, b):
+                    continue
+                other = b if acc.account_id == a else a
+                acc.blocked = acc.blocked | {other} if blocked else acc.blocked - {other}
+                if not acc.blocked:
+                    acc.hidden_seats = set()  # else the next line works them out anew
 
     @staticmethod
     def _hiding(t: LiveTable) -> list[Conn]:

@@ -150,13 +150,16 @@ class Social:
         other = await self._other(name)
         await self._call(self.store.unfriend, me.id, other.id)
 
-    async def block(self, me: AccountRow, name: str) -> None:
+    async def block(self, me: AccountRow, name: str) -> int:
+        """Block the player ``name``; the answer is their account id."""
         other = await self._other(name)
         await self._call(self.store.block, me.id, other.id, self._now())
+        return other.id
 
-    async def unblock(self, me: AccountRow, name: str) -> None:
+    async def unblock(self, me: AccountRow, name: str) -> int:
         other = await self._other(name)
         await self._call(self.store.unblock, me.id, other.id)
+        return other.id
 
     async def invite(self, me: AccountRow, name: str, table_id: str) -> int:
         other = await self._other(name)
