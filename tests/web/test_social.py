@@ -156,6 +156,8 @@ def test_befriend_invite_join_and_report_a_chat_line(
 
     # At the table Bo writes a line; Ann reports it from the chat.
     expect(bo.locator("#chat-text")).to_be_visible()
+    # In play, a seated player may still call a friend over (to watch).
+    expect(ann.locator(".side-panel #invite-friend")).to_be_visible()
     words = "you are a terrible player " + secrets.token_hex(2)
     bo.fill("#chat-text", words)
     bo.click("#chat-send")
