@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import update
 
 from pitch.store import Database
 from pitch.store.accounts import AccountStore
@@ -56,6 +57,10 @@ def test_invites_expire_by_the_time_asked(db: Database) -> None:  # noqa: F811
     assert [i.id for i in store.overview(bob, late, late - timedelta(minutes=10)).invites] == [
         again
     ]
+    # A game that ended meanwhile: nothing to join, nothing shown.
+    with db.sessions.begin() as s:
+        s.execute(update(TableModel).where(TableModel.id == table).values(status="over"))
+    assert store.overview(bob, late, late - timedelta(minutes=10)).invites == []
 
 
 def test_presence_is_the_last_two_minutes(db: Database) -> None:  # noqa: F811

@@ -269,7 +269,13 @@ class SocialStore:
             invites = s.execute(
                 select(InviteModel, AccountModel.name)
                 .join(AccountModel, AccountModel.id == InviteModel.from_id)
-                .where(InviteModel.to_id == me, InviteModel.sent_at > invites_after)
+                # A table that is over (or gone: abandoned) has nothing to join any more.
+                .join(TableModel, TableModel.id == InviteModel.table_id)
+                .where(
+                    InviteModel.to_id == me,
+                    InviteModel.sent_at > invites_after,
+                    TableModel.status != "over",
+                )
                 .order_by(InviteModel.sent_at.desc())
                 .limit(INVITES_LISTED)
             ).all()
