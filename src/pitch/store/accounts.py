@@ -19,6 +19,7 @@ from pitch.store.db import Database
 from pitch.store.models import (
     AccountModel,
     LoginThrottleModel,
+    PasskeyModel,
     SeatModel,
     SessionModel,
     TableModel,
@@ -99,7 +100,8 @@ class AccountStore:
 
     def delete(self, account_id: int, now: datetime) -> None:
         """The account goes, its games stay: the name becomes :data:`DELETED_NAME`,
-        the password hash and every session are gone. The name keys stay taken."""
+        the password hash, every session and every passkey are gone. The name keys
+        stay taken."""
         with self.db.sessions.begin() as s:
             s.execute(
                 update(AccountModel)
@@ -107,6 +109,7 @@ class AccountStore:
                 .values(name=DELETED_NAME.format(n=account_id), password_hash=None, deleted_at=now)
             )
             s.execute(delete(SessionModel).where(SessionModel.account_id == account_id))
+            s.execute(delete(PasskeyModel).where(PasskeyModel.account_id == account_id))
 
     # ------------------------------------------------------------------ sessions
 
@@ -208,6 +211,11 @@ class AccountStore:
                 .where(SeatModel.account_id == account_id)
                 .order_by(TableModel.created_at)
             ).all()
+            passkeys = s.scalars(
+                select(PasskeyModel)
+                .where(PasskeyModel.account_id == account_id)
+                .order_by(PasskeyModel.id)
+            ).all()
             return {
                 "account": {
                     "id": a.id,
@@ -221,6 +229,15 @@ class AccountStore:
                         "expires_at": _aware(x.expires_at).isoformat(),
                     }
                     for x in sessions
+                ],
+                # Their names and times; never a key or a credential id.
+                "passkeys": [
+                    {
+                        "label": p.label,
+                        "created_at": _aware(p.created_at).isoformat(),
+                        "last_used": _aware(p.last_used).isoformat() if p.last_used else None,
+                    }
+                    for p in passkeys
                 ],
                 "seats": [
                     {

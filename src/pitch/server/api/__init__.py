@@ -11,6 +11,7 @@ from pitch.server.api import (
     analysis,
     lobby,
     pages,
+    passkeys,
     players,
     quickplay,
     records,
@@ -25,5 +26,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     lobby.router,
     pages.router,
     accounts.router,
+    passkeys.router,
     players.router,
 )

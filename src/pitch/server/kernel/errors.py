@@ -57,6 +57,13 @@ HTTP_CODES: dict[str, str] = {
         "too many failed sign-ins from this address or under this name: try again after "
         "`retry_after` seconds (also the `Retry-After` header)"
     ),
+    "bad_passkey": (
+        "the passkey was not accepted: an unknown passkey, a bad signature, a challenge "
+        "that is unknown, used or expired, another site's (one answer for all)"
+    ),
+    "too_many_passkeys": "the account has as many passkeys as it may (`limit`)",
+    "passkey_known": "this passkey is registered already",
+    "no_passkey": "the account has no passkey with this id",
     "other_site": "a change sent from another site's page (`Origin`)",
     "not_json": "a `POST` that is not `Content-Type: application/json`",
     "too_large": "the request body is larger than the server takes",
