@@ -72,3 +72,10 @@ export const changePassword = (password, newPassword) =>
   call("POST", "/api/account/password", { password, new_password: newPassword });
 export const deleteAccount = (password) => call("DELETE", "/api/account", { password });
 export const exportUrl = "/api/account/export";
+// Passkeys (docs/server.md, "Passkeys"): the options are WebAuthn's JSON forms.
+export const passkeyCreationOptions = (password) => call("POST", "/api/account/passkeys/options", { password });
+export const addPasskey = (credential, label) => call("POST", "/api/account/passkeys", { credential, label });
+export const passkeys = () => call("GET", "/api/account/passkeys");
+export const removePasskey = (id) => call("DELETE", `/api/account/passkeys/${encodeURIComponent(id)}`);
+export const passkeyRequestOptions = () => call("POST", "/api/session/passkey/options", {});
+export const signInWithPasskey = (credential, seats) => call("POST", "/api/session/passkey", { credential, seats });
