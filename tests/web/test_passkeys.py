@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.web.a11y import SIZES, assert_accessible
 from tests.web.conftest import PHONE, new_page, serving, shot
 
 pytest.importorskip("webauthn", reason="needs the server extra")
@@ -25,6 +26,7 @@ pytest.importorskip("webauthn", reason="needs the server extra")
 PASSWORD = "correct horse battery"
 WIDE: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 LOOKS: dict[str, tuple[str, dict[str, Any]]] = {"en": ("en-US", WIDE), "ru": ("ru-RU", PHONE)}
+A11Y_SIZES = {"en": SIZES, "ru": None}  # the phone's (a mobile viewport) as it is
 SHOTS = Path(os.environ.get("PITCH_PASSKEY_SHOTS", "/tmp/passkey-shots"))
 
 
@@ -90,11 +92,13 @@ def test_add_a_passkey_sign_in_with_it_and_remove_it(browser: Any, url: str, lan
     assert len(creds) == 1 and creds[0]["isResidentCredential"], creds
     section.scroll_into_view_if_needed()
     _shot(page, f"account-{lang}")
+    assert_accessible(page, f"My account's passkeys ({lang})", A11Y_SIZES[lang])
 
     _sign_out(page)
     page.click("#sign-in-button")
     expect(page.locator("#passkey-sign-in")).to_be_visible()
     _shot(page, f"dialog-{lang}")
+    assert_accessible(page, f"the sign-in dialog with passkeys ({lang})", A11Y_SIZES[lang])
     page.click("#passkey-sign-in")  # no name typed: the authenticator says whose it is
     expect(page.locator("#account-menu summary")).to_contain_text(name)
     expect(page.locator("dialog.sign-in")).to_have_count(0)

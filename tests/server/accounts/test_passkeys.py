@@ -93,11 +93,15 @@ def test_add_sign_in_without_a_name_list_export_remove(accounts_server: ServerPr
 
 def test_a_challenge_is_used_once_and_only_by_who_asked(accounts_server: ServerProcess) -> None:
     srv, key = accounts_server, SoftKey()
-    with client(srv) as c:
-        _account(c)
+    with client(srv) as c, client(srv) as elsewhere:
+        name = _account(c)
         assert _add(c, key, srv).status_code == 201
-        # Registration: the same answer twice (its challenge is used), and an answer to
-        # a challenge made for another session of the same account.
+        # Registration: an answer to a challenge made for another session of the same
+        # account, and the same answer twice (its challenge is used).
+        r = elsewhere.post("/api/session", json={"name": name, "password": PASSWORD})
+        assert r.status_code == 200, r.text
+        theirs = SoftKey().create(_creation(elsewhere), srv.base)
+        _refused(c.post("/api/account/passkeys", json={"credential": theirs}), 401, "bad_passkey")
         again = SoftKey()
         options = _creation(c)
         first = again.create(options, srv.base)
@@ -107,7 +111,10 @@ def test_a_challenge_is_used_once_and_only_by_who_asked(accounts_server: ServerP
     with client(srv) as a, client(srv) as b:
         options = _request(a)
         answer = key.get(options, srv.base)
-        # b never asked: it has no cookie for a's challenge.
+        # b never asked: it has no cookie for a's challenge; then b's own cookie is
+        # for its own challenge, not a's.
+        _refused(_sign_in(b, answer), 401, "bad_passkey")
+        _request(b)
         _refused(_sign_in(b, answer), 401, "bad_passkey")
         assert _sign_in(a, answer).status_code == 200
         _refused(_sign_in(a, answer), 401, "bad_passkey")  # replayed
