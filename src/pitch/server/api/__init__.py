@@ -11,7 +11,6 @@ from pitch.server.api import (
     analysis,
     lobby,
     pages,
-    passkeys,
     players,
     quickplay,
     records,
@@ -26,6 +25,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     lobby.router,
     pages.router,
     accounts.router,
-    passkeys.router,
     players.router,
 )

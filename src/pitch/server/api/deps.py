@@ -178,6 +178,10 @@ def signup_limit(conn: HTTPConnection, who: Networks) -> Limit:
     return Limit(_limits(conn).signups, who, "too many accounts made; wait an hour")
 
 
+def passkey_limit(conn: HTTPConnection, who: Networks) -> Limit:
+    return Limit(_limits(conn).passkeys, who, "too many passkey requests; wait a minute")
+
+
 def analysis_limit(conn: HTTPConnection, who: Networks) -> Limit:
     return Limit(_limits(conn).analyses, who, "too many games analysed; wait a minute")
 
