@@ -207,6 +207,12 @@ def test_malformed_and_oversized_answers(accounts_server: ServerProcess) -> None
         assert sent(good).status_code == 201
         not_json = {**good, "response": {**good["response"], "clientDataJSON": b64(b"{nope")}}
         _refused(sent(not_json), 401, "bad_passkey")
+        deep = {**good, "response": {**good["response"], "clientDataJSON": b64(b"[" * 3000)}}
+        _refused(sent(deep), 401, "bad_passkey")
+        fresh = SoftKey().create(_creation(c), srv.base)
+        deep_cbor = b64(b"\x81" * 12000 + b"\x00")
+        cbor = {**fresh, "response": {**fresh["response"], "attestationObject": deep_cbor}}
+        _refused(sent(cbor), 401, "bad_passkey")
         fresh = SoftKey().create(_creation(c), srv.base)
         no_cbor = {
             **fresh,

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import binascii
 import hashlib
 import json
 import secrets
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from cbor2 import CBORError
 from webauthn import (
     generate_authentication_options,
     generate_registration_options,
@@ -61,6 +61,8 @@ PASSKEY_OPTIONS_PER_MINUTE = 20
 """Challenges one address may ask for in a minute (sign-in and adding together)."""
 RP_NAME = "Pitch"
 
+REFUSED = (WebAuthnException, CBORError, ValueError, KeyError, TypeError, RecursionError)
+"""What py_webauthn raises for an answer it cannot read or verify (hostile input)."""
 _TRANSPORTS = frozenset(t.value for t in AuthenticatorTransport)
 
 
@@ -95,7 +97,7 @@ def _challenge_of(credential: dict[str, Any]) -> str:
     try:
         data = json.loads(_unb64(credential["response"]["clientDataJSON"]))
         challenge = data["challenge"]
-    except (KeyError, TypeError, ValueError, binascii.Error):
+    except (KeyError, TypeError, ValueError, RecursionError):  # nested 3,000 deep: RecursionError
         raise _bad("the passkey's answer could not be read") from None
     if not isinstance(challenge, str) or not 16 <= len(challenge) <= 128:
         raise _bad("the passkey's answer could not be read")
@@ -192,7 +194,7 @@ class Passkeys:
                 expected_origin=site.origin,
                 require_user_verification=True,
             )
-        except (WebAuthnException, ValueError, KeyError, TypeError):
+        except REFUSED:
             raise _bad() from None
         if len(verified.credential_public_key) > PUBLIC_KEY_BYTES:
             raise _bad("the passkey's public key is too large")
@@ -289,7 +291,7 @@ class Passkeys:
                 credential_current_sign_count=passkey.sign_count,
                 require_user_verification=True,
             )
-        except (WebAuthnException, ValueError, KeyError, TypeError):
+        except REFUSED:
             raise _bad() from None
         # The counter moves from the value checked, or the answer does not count
         # (another answer signed with the same counter got in first: a clone).
