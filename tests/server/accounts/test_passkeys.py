@@ -172,6 +172,9 @@ def test_another_accounts_passkey(accounts_server: ServerProcess) -> None:
         forged = theirs.get(_request(c), srv.base)
         forged["id"] = forged["rawId"] = b64(mine.credential_id)
         _refused(_sign_in(c, forged), 401, "bad_passkey")
+        forged = theirs.get(_request(c), srv.base)
+        forged["id"] = b64(mine.credential_id)  # looked up as a's, signed as b's
+        _refused(_sign_in(c, forged), 401, "bad_passkey")
         wrong_user = mine.get(_request(c), srv.base)
         wrong_user["response"]["userHandle"] = theirs.user_handle
         _refused(_sign_in(c, wrong_user), 401, "bad_passkey")

@@ -273,6 +273,8 @@ class Passkeys:
     ) -> AccountRow:
         if not nonce or len(nonce) > 64:
             raise _bad("no sign-in with a passkey was asked for from this browser")
+        if credential["id"] != credential["rawId"]:
+            raise _bad()  # the id looked up must be the one signed for
         expected = await self._take(credential, "sign_in", _sha("nonce:" + nonce))
         passkey = await self.accounts.run_db(self.store.by_credential, credential["id"])
         if passkey is None:
