@@ -139,3 +139,34 @@ def test_no_passkey_button_where_passkeys_cannot_work(browser: Any, url: str) ->
         expect(page.locator("#account-password")).to_be_visible()
         expect(page.locator("#passkey-sign-in")).to_be_hidden()
         page.context.close()
+
+
+def test_base64url_helpers(browser: Any, url: str) -> None:
+    page = new_page(browser)
+    page.goto(url + "/")
+    got = page.evaluate(
+        """async () => {
+          const m = await import("/js/core/passkeys.js");
+          const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+          const refused = (s) => {
+            try { m.fromBase64url(s); return false; } catch { return true; }
+          };
+          return {
+            empty: m.toBase64url(new Uint8Array(0)),
+            one: m.toBase64url(new Uint8Array([251])),
+            view: m.toBase64url(new Uint8Array([0, 1, 2, 3]).subarray(1, 3)),
+            round: Array.from(m.fromBase64url(m.toBase64url(all.buffer))).every((b, i) => b === i),
+            padded: Array.from(m.fromBase64url("-w==")),
+            refused: ["a+b", "a/b", "a b", "abc===", null].map(refused),
+          };
+        }"""
+    )
+    assert got == {
+        "empty": "",
+        "one": "-w",
+        "view": "AQI",
+        "round": True,
+        "padded": [251],
+        "refused": [True] * 5,
+    }, got
+    page.context.close()
