@@ -19,6 +19,7 @@ from pitch.store.db import Database
 from pitch.store.models import (
     AccountModel,
     LoginThrottleModel,
+    PasskeyModel,
     SeatModel,
     SessionModel,
     TableModel,
@@ -100,9 +101,9 @@ class AccountStore:
 
     def delete(self, account_id: int, now: datetime) -> None:
         """The account goes, its games stay: the name becomes :data:`DELETED_NAME`,
-        the password hash and every session are gone, and so are its friendships,
-        requests, blocks and invites (the reports it filed stay, anonymised). The name
-        keys stay taken."""
+        the password hash, every session and every passkey are gone, and so are its
+        friendships, requests, blocks and invites (the reports it filed stay,
+        anonymised). The name keys stay taken."""
         with self.db.sessions.begin() as s:
             s.execute(
                 update(AccountModel)
@@ -111,6 +112,7 @@ class AccountStore:
             )
             s.execute(delete(SessionModel).where(SessionModel.account_id == account_id))
             forget_account(s, account_id)  # friends, blocks, invites; reports anonymised
+            s.execute(delete(PasskeyModel).where(PasskeyModel.account_id == account_id))
 
     # ------------------------------------------------------------------ sessions
 
@@ -212,6 +214,11 @@ class AccountStore:
                 .where(SeatModel.account_id == account_id)
                 .order_by(TableModel.created_at)
             ).all()
+            passkeys = s.scalars(
+                select(PasskeyModel)
+                .where(PasskeyModel.account_id == account_id)
+                .order_by(PasskeyModel.id)
+            ).all()
             return {
                 "account": {
                     "id": a.id,
@@ -225,6 +232,15 @@ class AccountStore:
                         "expires_at": _aware(x.expires_at).isoformat(),
                     }
                     for x in sessions
+                ],
+                # Their names and times; never a key or a credential id.
+                "passkeys": [
+                    {
+                        "label": p.label,
+                        "created_at": _aware(p.created_at).isoformat(),
+                        "last_used": _aware(p.last_used).isoformat() if p.last_used else None,
+                    }
+                    for p in passkeys
                 ],
                 "seats": [
                     {

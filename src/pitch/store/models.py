@@ -18,6 +18,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import LargeBinary
 
 
 class Base(DeclarativeBase):
@@ -187,6 +188,43 @@ class LoginThrottleModel(Base):
     """When the last failure was (seconds since the epoch)."""
     next_at: Mapped[float] = mapped_column(Float)
     """No sign-in under this key is tried before then."""
+
+
+class PasskeyModel(Base):
+    """A passkey (a WebAuthn credential) that signs in to an account: its public key
+    only; the private key never leaves the player's authenticator."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    credential_id: Mapped[str] = mapped_column(String(1400), unique=True)
+    """The credential id, base64url (at most 1,023 bytes: WebAuthn's own bound)."""
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    """The COSE public key, as the authenticator gave it."""
+    sign_count: Mapped[int] = mapped_column(Integer)
+    transports: Mapped[str] = mapped_column(String(200))
+    """The transports the browser named at registration, comma-separated."""
+    label: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_used: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PasskeyChallengeModel(Base):
+    """A WebAuthn challenge handed out and not yet answered: kept in the database (any
+    process may get the answer), used once, short-lived."""
+
+    __tablename__ = "passkey_challenges"
+
+    challenge_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(16))
+    """``register`` (adding a passkey) or ``sign_in``."""
+    binding: Mapped[str] = mapped_column(String(64))
+    """What the answer must come with: the session's hash (register) or the hash of the
+    browser's one-time cookie (sign-in)."""
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class RatingModel(Base):

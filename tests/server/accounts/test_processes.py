@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.server.accounts.conftest import PROXY_ENV, client, new_address
+from tests.server.accounts.softkey import SoftKey
 from tests.server.helpers import ServerProcess
 from tests.support.databases import db_url
 
@@ -73,3 +74,30 @@ def test_the_back_off_holds_across_processes(two: tuple[ServerProcess, ServerPro
         with client(srv) as c:
             r = c.post("/api/session", json=guess)
             assert r.status_code == 429 and r.json()["code"] == "too_many_attempts", r.text
+
+
+def test_a_passkey_challenge_made_on_one_process_is_answered_on_the_other(
+    two: tuple[ServerProcess, ServerProcess],
+) -> None:
+    # Behind a cluster's proxy both processes see the one Host the browser used: b is
+    # sent a's, as nginx would send it, and the challenges are in the database.
+    a, b = two
+    key = SoftKey()
+    via_b = {"Host": a.base.split("//", 1)[1]}
+    with client(a) as c:
+        body = {"name": f"Ann {secrets.token_hex(3)}", "password": PASSWORD}
+        assert c.post("/api/accounts", json=body).status_code == 201
+        options = c.post("/api/account/passkeys/options", json={"password": PASSWORD}).json()
+        added = c.post(
+            b.base + "/api/account/passkeys",
+            json={"credential": key.create(options, a.base)},
+            headers=via_b,
+        )
+        assert added.status_code == 201, added.text
+        assert c.request("DELETE", "/api/session", json={}).status_code == 204
+        answer = key.get(c.post("/api/session/passkey/options", json={}).json(), a.base)
+        signed = c.post(b.base + "/api/session/passkey", json={"credential": answer}, headers=via_b)
+        assert signed.status_code == 200, signed.text
+        # Used through b: a has no copy of it either.
+        again = c.post("/api/session/passkey", json={"credential": answer})
+        assert again.status_code == 401 and again.json()["code"] == "bad_passkey"

@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+from pitch.server.accounts.passkeys import Passkeys
 from pitch.server.accounts.passwords import MAX_PASSWORD, MIN_PASSWORD, Hasher, normalized
 from pitch.server.kernel.errors import ServiceError
 from pitch.server.kernel.text import TextRefused, check_name, name_key, skeleton
 from pitch.server.tables.live import hash_token
 from pitch.server.tables.seats import checked_name
 from pitch.store.accounts import AccountRow, AccountStore, NameInUse
+from pitch.store.passkeys import PasskeyStore
 
 T = TypeVar("T")
 RunDb = Callable[..., Awaitable[Any]]
@@ -94,6 +96,8 @@ class Accounts:
         self._key = hmac.new(secret, b"pitch accounts", hashlib.sha256).digest()
         self.clock = clock
         self._sign_ins = 0
+        self.passkeys = Passkeys(self, PasskeyStore(store.db))
+        """The second way in (:mod:`pitch.server.accounts.passkeys`)."""
 
     def _now(self) -> datetime:
         return datetime.fromtimestamp(self.clock(), UTC)
@@ -280,6 +284,12 @@ class Accounts:
         await self.run_db(self.store.set_password, account.id, encoded, old=None)
         await self.run_db(self.store.end_sessions, account.id)
         return await self._session(account)
+
+    async def check_password(
+        self, account: AccountRow, password: str, networks: Sequence[tuple[str, float]]
+    ) -> None:
+        """401 ``bad_login`` unless ``password`` is the account's (throttled as a sign-in)."""
+        await self._verified(account.name, password, networks)
 
     async def delete(
         self, account: AccountRow, password: str, networks: Sequence[tuple[str, float]]

@@ -11,6 +11,7 @@ from fastapi import Depends, Request
 from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
+from pitch.server.accounts.passkeys import PASSKEY_OPTIONS_PER_MINUTE
 from pitch.server.kernel.errors import ServiceError
 from pitch.server.kernel.limits import (
     KeyedBuckets,
@@ -57,6 +58,8 @@ class Limits:
     """Accounts made (``signups_per_hour``)."""
     analyses: KeyedBuckets
     """New analysis jobs (a stored analysis is free)."""
+    passkeys: KeyedBuckets
+    """Passkey challenges asked for (``PASSKEY_OPTIONS_PER_MINUTE``): each is a row."""
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
@@ -70,6 +73,7 @@ class Limits:
                 rate=settings.signups_per_hour / 3600.0, burst=settings.signups_per_hour
             ),
             analyses=_buckets(settings.analyses_per_minute),
+            passkeys=_buckets(PASSKEY_OPTIONS_PER_MINUTE),
         )
 
 
@@ -177,6 +181,10 @@ def seat_limit(conn: HTTPConnection, who: Networks) -> Limit:
 
 def signup_limit(conn: HTTPConnection, who: Networks) -> Limit:
     return Limit(_limits(conn).signups, who, "too many accounts made; wait an hour")
+
+
+def passkey_limit(conn: HTTPConnection, who: Networks) -> Limit:
+    return Limit(_limits(conn).passkeys, who, "too many passkey requests; wait a minute")
 
 
 def analysis_limit(conn: HTTPConnection, who: Networks) -> Limit:

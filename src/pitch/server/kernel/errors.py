@@ -70,6 +70,13 @@ HTTP_CODES: dict[str, str] = {
     ),
     "no_invite": "no invite sent to or by this account has this id (it expired, or was dismissed)",
     "bad_text": "a report's text or chat line breaks the text rule: `reason` as in `bad_name`",
+    "bad_passkey": (
+        "the passkey was not accepted: an unknown passkey, a bad signature, a challenge "
+        "that is unknown, used or expired, another site's (one answer for all)"
+    ),
+    "too_many_passkeys": "the account has as many passkeys as it may (`limit`)",
+    "passkey_known": "this passkey is registered already",
+    "no_passkey": "the account has no passkey with this id",
     "other_site": "a change sent from another site's page (`Origin`)",
     "not_json": "a `POST` that is not `Content-Type: application/json`",
     "too_large": "the request body is larger than the server takes",

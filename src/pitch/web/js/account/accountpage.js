@@ -4,9 +4,10 @@
 import * as account from "../core/account.js";
 import * as api from "../core/api.js";
 import { clear, h, toast } from "../core/dom.js";
-import { t } from "../core/i18n.js";
+import { current as language, t } from "../core/i18n.js";
 import { apiError } from "../core/messages.js";
 import { friendsPanel } from "./friends.js";
+import * as passkeys from "../core/passkeys.js";
 
 let root = null;
 
@@ -61,6 +62,7 @@ function draw() {
       friendsPanel(),
       ratingsPanel(me),
       passwordPanel(me),
+      passkeysPanel(me),
       dataPanel(),
       deletePanel(me),
     ),
@@ -139,6 +141,100 @@ function passwordPanel(me) {
     h("div", { class: "buttons" }, submit),
   );
   return h("section", { class: "panel", "aria-labelledby": "password-title" }, h("h2", { id: "password-title" }, t("Change password")), form);
+}
+
+const day = (iso) => {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "?" : new Intl.DateTimeFormat(language(), { dateStyle: "medium" }).format(d);
+};
+
+/** Passkeys: the list (each with Remove) and a form to add one (docs/web.md). */
+function passkeysPanel(me) {
+  const list = h("ul", { class: "passkey-list", id: "passkey-list" });
+  const status = h("p", { class: "form-error", role: "alert", id: "passkey-error" });
+  const supported = passkeys.supported();
+
+  async function load() {
+    let got;
+    try {
+      got = await api.passkeys();
+    } catch (e) {
+      status.textContent = apiError(e);
+      return;
+    }
+    clear(list);
+    if (!Array.isArray(got) || !got.length) {
+      list.append(h("li", { class: "muted", id: "no-passkeys" }, t("No passkeys yet.")));
+      return;
+    }
+    for (const p of got) {
+      const name = typeof p.label === "string" && p.label ? p.label : t("Passkey");
+      const used = p.last_used ? t("last used {date}", { date: day(p.last_used) }) : t("never used yet");
+      list.append(
+        h(
+          "li",
+          { class: "passkey", dataset: { id: String(p.id) } },
+          h("span", { class: "passkey-name" }, h("strong", {}, name), h("span", { class: "muted small" }, t("added {date}", { date: day(p.created_at) }), " · ", used)),
+          h("button", { type: "button", class: "remove-passkey", "aria-label": t("Remove the passkey {name}", { name }), onclick: () => remove(p.id, name) }, t("Remove")),
+        ),
+      );
+    }
+  }
+
+  async function remove(id, name) {
+    if (!confirm(t("Remove the passkey {name}? It will no longer sign you in.", { name }))) return;
+    status.textContent = "";
+    try {
+      await api.removePasskey(id);
+    } catch (e) {
+      status.textContent = apiError(e);
+      return;
+    }
+    toast(t("Passkey removed."));
+    await load();
+  }
+
+  const [passLabel, pass] = passwordField("passkey-password", t("Current password"), "current-password");
+  const labelInput = h("input", { id: "passkey-label", maxlength: 40, autocomplete: "off", placeholder: t("e.g. my phone") });
+  const submit = h("button", { type: "submit", class: "primary", id: "add-passkey" }, t("Add a passkey"));
+  const form = h(
+    "form",
+    {
+      class: "account-form",
+      id: "passkey-form",
+      onsubmit: async (e) => {
+        e.preventDefault();
+        status.textContent = "";
+        submit.disabled = true;
+        try {
+          await passkeys.addPasskey(pass.value, labelInput.value.trim());
+          pass.value = labelInput.value = "";
+          toast(t("Passkey added. You can sign in with it now."));
+          await load();
+        } catch (err) {
+          status.textContent = passkeys.declined(err) ? t("No passkey was made (cancelled, or this device has one for this account already).") : apiError(err);
+        } finally {
+          submit.disabled = false;
+        }
+      },
+    },
+    h("input", { type: "text", name: "username", autocomplete: "username", value: me.name, hidden: true, readonly: true, tabindex: "-1", "aria-hidden": "true" }),
+    h("label", { for: "passkey-label" }, t("Name (optional)")),
+    labelInput,
+    passLabel,
+    pass,
+    h("div", { class: "buttons" }, submit),
+  );
+  load();
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "passkeys-title", id: "passkeys" },
+    h("h2", { id: "passkeys-title" }, t("Passkeys")),
+    h("p", {}, t("A passkey signs you in without your name and password: your phone, computer or security key checks it is you (fingerprint, face or PIN).")),
+    list,
+    status,
+    supported ? form : h("p", { class: "muted", id: "passkeys-unsupported" }, t("This browser cannot make passkeys here.")),
+  );
 }
 
 function dataPanel() {

@@ -7,6 +7,7 @@ import { icon } from "./icons.js";
 import { t } from "./i18n.js";
 import { apiError } from "./messages.js";
 import { heldSeats } from "./mytables.js";
+import * as passkeys from "./passkeys.js";
 
 const MAX_SEATS = 50; // the most seat tokens one sign-in may bring (the server's limit)
 
@@ -134,7 +135,10 @@ export function openSignIn(signUp = false) {
     error,
     h("div", { class: "buttons" }, cancel, submit),
   );
-  const dlg = h("dialog", { class: "sign-in", "aria-labelledby": "sign-in-title" }, title, form, h("p", { class: "switch" }, other));
+  // A passkey needs no name: the authenticator offers the ones it holds for this site.
+  const passkeyButton = h("button", { type: "button", id: "passkey-sign-in", onclick: () => withPasskey() }, icon("key"), " ", t("Sign in with a passkey"));
+  const passkeyWay = h("div", { class: "passkey-way" }, h("p", { class: "or muted small" }, t("or")), passkeyButton);
+  const dlg = h("dialog", { class: "sign-in", "aria-labelledby": "sign-in-title" }, title, form, passkeyWay, h("p", { class: "switch" }, other));
 
   function draw() {
     title.textContent = making ? t("Create an account") : t("Sign in");
@@ -146,6 +150,25 @@ export function openSignIn(signUp = false) {
       ? t("An account is never needed to play. With one you keep a name and a rating; the tables this browser holds stay yours.")
       : "";
     error.textContent = "";
+    passkeyWay.hidden = making || !passkeys.supported();
+  }
+
+  async function withPasskey() {
+    error.textContent = "";
+    passkeyButton.disabled = true;
+    try {
+      signedIn(await passkeys.signInWithPasskey(heldSeats().slice(0, MAX_SEATS)));
+    } catch (e) {
+      error.textContent = passkeys.declined(e) ? t("No passkey was used (cancelled, or none for this site).") : apiError(e);
+    } finally {
+      passkeyButton.disabled = false;
+    }
+  }
+
+  function signedIn(got) {
+    dlg.close();
+    set(got);
+    toast(t("Signed in as {name}.", { name: got.name }));
   }
 
   async function send() {
@@ -153,10 +176,7 @@ export function openSignIn(signUp = false) {
     submit.disabled = true;
     const seats = heldSeats().slice(0, MAX_SEATS);
     try {
-      const got = await (making ? api.signUp : api.signIn)(nameInput.value, passInput.value, seats);
-      dlg.close();
-      set(got);
-      toast(t("Signed in as {name}.", { name: got.name }));
+      signedIn(await (making ? api.signUp : api.signIn)(nameInput.value, passInput.value, seats));
     } catch (e) {
       error.textContent = apiError(e);
       (e?.code === "bad_password" ? passInput : nameInput).focus();

@@ -85,3 +85,10 @@ export const invite = (name, table) => call("POST", "/api/invites", { name, tabl
 export const dismissInvite = (id) => call("DELETE", `/api/invites/${encodeURIComponent(id)}`);
 /** Report a player (and a chat line): {name, table, chat, reason, text}. */
 export const report = (body) => call("POST", "/api/reports", body);
+// Passkeys (docs/server.md, "Passkeys"): the options are WebAuthn's JSON forms.
+export const passkeyCreationOptions = (password) => call("POST", "/api/account/passkeys/options", { password });
+export const addPasskey = (credential, label) => call("POST", "/api/account/passkeys", { credential, label });
+export const passkeys = () => call("GET", "/api/account/passkeys");
+export const removePasskey = (id) => call("DELETE", `/api/account/passkeys/${encodeURIComponent(id)}`);
+export const passkeyRequestOptions = () => call("POST", "/api/session/passkey/options", {});
+export const signInWithPasskey = (credential, seats) => call("POST", "/api/session/passkey", { credential, seats });

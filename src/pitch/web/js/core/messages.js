@@ -117,6 +117,10 @@ function knownError(code, extra) {
       : Number.isInteger(extra.retry_after)
       ? tn("Too many failed sign-ins; try again in {n} second.", "Too many failed sign-ins; try again in {n} seconds.", extra.retry_after)
       : t("Too many failed sign-ins; wait a while and try again."),
+    bad_passkey: t("The passkey was not accepted; try again, or sign in with your name and password."),
+    too_many_passkeys: t("An account may have at most {n} passkeys: remove one first.", { n: extra.limit ?? 10 }),
+    passkey_known: t("This passkey is added already."),
+    no_passkey: t("That passkey is gone already."),
     bad_record: t("This record breaks the rules, so it cannot be analysed."),
     record_too_long: t("This game is too long to analyse."),
     no_job: t("The analysis was lost (the server restarted); ask for it again."),
