@@ -133,16 +133,6 @@ class TableService:
                 spectators_per_client=settings.spectators_per_client,
             ),
         )
-        self.quick = QuickSeats(
-            self.repo,
-            self.run_db,
-            self.lifecycle,
-            self.seats,
-            self.bus,
-            rules=settings.rules,
-            bot_delay=settings.quick_bot_delay,
-        )
-        self.rematches = Rematches(self.lifecycle, self.seats, self.quick)
         account_store = AccountStore(self.db)
         self.accounts = Accounts(
             account_store,
@@ -154,6 +144,17 @@ class TableService:
         self.ratings = Ratings(
             self.db, self.repo, self.run_db, seat_accounts or account_store.seat_accounts
         )
+        self.quick = QuickSeats(
+            self.repo,
+            self.run_db,
+            self.lifecycle,
+            self.seats,
+            self.bus,
+            rules=settings.rules,
+            bot_delay=settings.quick_bot_delay,
+            ratings=self.ratings.store.shown_of,
+        )
+        self.rematches = Rematches(self.lifecycle, self.seats, self.quick)
         self.analyses = Analyses(
             self.db,
             self.run_db,
