@@ -297,3 +297,14 @@ def seed_rating(db: Any, name: str, rating: int, games: int, kind: str = "solo")
                 updated_at=datetime.now(UTC),
             )
         )
+
+
+def rate_at(srv: ServerProcess, name: str, rating: int, games: int, kind: str = "solo") -> None:
+    """:func:`seed_rating` in the database of the running server ``srv``."""
+    from pitch.store import Database
+
+    db = Database(srv.db_url, migrate=False)
+    try:
+        seed_rating(db, name, rating, games, kind)
+    finally:
+        db.engine.dispose()

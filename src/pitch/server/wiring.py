@@ -138,16 +138,6 @@ class TableService:
             ),
             account_store.seat_accounts,
         )
-        self.quick = QuickSeats(
-            self.repo,
-            self.run_db,
-            self.lifecycle,
-            self.seats,
-            self.bus,
-            rules=settings.rules,
-            bot_delay=settings.quick_bot_delay,
-        )
-        self.rematches = Rematches(self.lifecycle, self.seats, self.quick)
         self.accounts = Accounts(
             account_store,
             self.run_db,
@@ -168,6 +158,18 @@ class TableService:
         self.ratings = Ratings(
             self.db, self.repo, self.run_db, seat_accounts or account_store.seat_accounts
         )
+        self.quick = QuickSeats(
+            self.repo,
+            self.run_db,
+            self.lifecycle,
+            self.seats,
+            self.bus,
+            rules=settings.rules,
+            bot_delay=settings.quick_bot_delay,
+            ratings=self.ratings.store.shown_of,
+            blocked=self.social.store.blocked_with,
+        )
+        self.rematches = Rematches(self.lifecycle, self.seats, self.quick)
         self.analyses = Analyses(
             self.db,
             self.run_db,

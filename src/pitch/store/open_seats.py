@@ -19,7 +19,7 @@ from sqlalchemy import ColumnElement, and_, func, select, update
 
 from pitch.store.db import Database
 from pitch.store.models import EventModel, SeatModel, TableModel
-from pitch.store.repo import QUICK_ACTIVE, TableRepo
+from pitch.store.repo import QUICK_ACTIVE, TableRepo, _aware
 from pitch.store.writer import StaleWrite
 
 ACTIVE = QUICK_ACTIVE
@@ -105,6 +105,31 @@ class OpenSeats:
             if (o or {}).get("quick") and r == rules and bool((o or {}).get("rated")) == rated
         )
         return [tid for *_, tid in found[:limit]]
+
+    def people(self, table_ids: Collection[str]) -> dict[str, tuple[datetime, frozenset[int]]]:
+        """For each of these tables: when it was made (since then it has been open to
+        strangers) and the accounts holding its seats (signed-in players, and a
+        stranger's claim on a bot seat), for quick play by rating."""
+        ids = list(table_ids)[:200]
+        if not ids:
+            return {}
+        with self.db.sessions() as s:
+            made = dict(
+                s.execute(
+                    select(TableModel.id, TableModel.created_at).where(TableModel.id.in_(ids))
+                )
+                .tuples()
+                .all()
+            )
+            held: dict[str, set[int]] = {tid: set() for tid in made}
+            for tid, account in s.execute(
+                select(SeatModel.table_id, SeatModel.account_id).where(
+                    SeatModel.table_id.in_(ids), SeatModel.account_id.is_not(None)
+                )
+            ).tuples():
+                if account is not None:
+                    held[tid].add(account)
+        return {tid: (_aware(at), frozenset(held[tid])) for tid, at in made.items()}
 
     def take(self, table_id: str, seat: int, *, name: str, token_hash: str) -> None:
         """Put a stranger's claim on open bot seat ``seat``; :class:`StaleWrite` if it

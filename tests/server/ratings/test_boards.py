@@ -13,9 +13,8 @@ import httpx
 import pytest
 
 from pitch.server.ratings.scale import BOT_RATINGS
-from pitch.store import Database
 from tests.server.accounts.conftest import accounts_server, client
-from tests.server.helpers import ServerProcess, play_rated, seed_rating
+from tests.server.helpers import ServerProcess, play_rated, rate_at
 from tests.support.timing import margin
 
 __all__ = ["accounts_server"]  # the fixture, shared with tests/server/accounts
@@ -28,15 +27,6 @@ def _sign_up(c: httpx.Client, name: str) -> None:
     assert r.status_code == 201, r.text
 
 
-def _rate(srv: ServerProcess, name: str, rating: int, games: int, kind: str = "solo") -> None:
-    """Give the account ``name`` a stored rating, as its games would have."""
-    db = Database(srv.db_url, migrate=False)
-    try:
-        seed_rating(db, name, rating, games, kind)
-    finally:
-        db.engine.dispose()
-
-
 def test_the_leaderboard_ranks_established_ratings_with_the_bots(
     accounts_server: ServerProcess,
 ) -> None:
@@ -46,10 +36,10 @@ def test_the_leaderboard_ranks_established_ratings_with_the_bots(
     try:
         for k, c in clients.items():
             _sign_up(c, names[k])
-        _rate(accounts_server, names["Top"], 2100, 12)
-        _rate(accounts_server, names["Low"], 1300, 10)
-        _rate(accounts_server, names["New"], 2500, 9)  # provisional: not listed
-        _rate(accounts_server, names["Gone"], 2200, 30)
+        rate_at(accounts_server, names["Top"], 2100, 12)
+        rate_at(accounts_server, names["Low"], 1300, 10)
+        rate_at(accounts_server, names["New"], 2500, 9)  # provisional: not listed
+        rate_at(accounts_server, names["Gone"], 2200, 30)
         r = clients["Gone"].request("DELETE", "/api/account", json={"password": PASSWORD})
         assert r.status_code == 204, r.text
 
@@ -114,7 +104,7 @@ def test_profiles_are_found_by_the_folded_name_and_hostile_names_by_nobody(
     name = f"Vera {secrets.token_hex(3)}"
     with client(accounts_server) as c:
         _sign_up(c, name)
-        _rate(accounts_server, name, 1600, 4, kind="headsup")
+        rate_at(accounts_server, name, 1600, 4, kind="headsup")
         for asked in (name, name.upper(), name.replace("Vera", "ＶＥＲＡ")):
             r = c.get(f"/api/players/{asked}")
             assert r.status_code == 200, (asked, r.text)

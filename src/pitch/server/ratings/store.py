@@ -13,7 +13,7 @@ rating.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -21,7 +21,14 @@ from sqlalchemy import func, select, true
 from sqlalchemy.exc import IntegrityError
 
 from pitch.server.ratings.rate import Current, rate_game, rated_accounts
-from pitch.server.ratings.scale import BOT_RATINGS, PROVISIONAL_GAMES, bot_mu, provisional, shown
+from pitch.server.ratings.scale import (
+    BASE,
+    BOT_RATINGS,
+    PROVISIONAL_GAMES,
+    bot_mu,
+    provisional,
+    shown,
+)
 from pitch.server.tables.events import GameFinished
 from pitch.store import Database
 from pitch.store.models import (
@@ -229,6 +236,19 @@ class RatingStore:
                 ),
                 key=lambda p: p.kind,
             )
+
+    def shown_of(self, account_ids: Collection[int], kind: str) -> dict[int, int]:
+        """These accounts' shown ratings of ``kind``; a newcomer's (1500) for an
+        account with none (quick play by rating matches on them)."""
+        ids = list(account_ids)[:1000]
+        with self.db.sessions() as s:
+            rows = s.execute(
+                select(RatingModel.account_id, RatingModel.mu).where(
+                    RatingModel.account_id.in_(ids), RatingModel.kind == kind
+                )
+            ).tuples()
+            found = {a: shown(mu) for a, mu in rows}
+        return {a: found.get(a, BASE) for a in ids}
 
     def history(
         self, account_id: int, kind: str | None = None, limit: int = HISTORY_LIMIT
