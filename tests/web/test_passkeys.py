@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 
 from tests.web.a11y import SIZES, assert_accessible
 from tests.web.conftest import PHONE, new_page, serving, shot
+from tests.web.test_accounts import sign_out
 
 pytest.importorskip("webauthn", reason="needs the server extra")
 
@@ -57,12 +58,6 @@ def _shot(page: Any, name: str) -> None:
     shot(page, f"passkeys-{name}", full=False)
 
 
-def _sign_out(page: Any) -> None:
-    page.click("#account-menu summary")
-    page.click("#sign-out-button")
-    expect(page.locator("#sign-in-button")).to_be_visible()
-
-
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_add_a_passkey_sign_in_with_it_and_remove_it(browser: Any, url: str, lang: str) -> None:
     locale, looks = LOOKS[lang]
@@ -94,7 +89,7 @@ def test_add_a_passkey_sign_in_with_it_and_remove_it(browser: Any, url: str, lan
     _shot(page, f"account-{lang}")
     assert_accessible(page, f"My account's passkeys ({lang})", A11Y_SIZES[lang])
 
-    _sign_out(page)
+    sign_out(page)
     page.click("#sign-in-button")
     expect(page.locator("#passkey-sign-in")).to_be_visible()
     _shot(page, f"dialog-{lang}")
@@ -113,7 +108,7 @@ def test_add_a_passkey_sign_in_with_it_and_remove_it(browser: Any, url: str, lan
     expect(section.locator("#no-passkeys")).to_be_visible()
 
     # The authenticator still holds it, but it signs nobody in any more.
-    _sign_out(page)
+    sign_out(page)
     page.click("#sign-in-button")
     page.click("#passkey-sign-in")
     expect(page.locator("#sign-in-error")).not_to_be_empty()

@@ -1,5 +1,5 @@
-"""A real ``pitch serve`` for the social tests, as the accounts tests have theirs
-(each client at an address of its own, so that the sign-up limit never bites)."""
+"""The social tests' players: the accounts tests' server (``accounts_server``: each
+client at an address of its own, so that the sign-up limit never bites)."""
 
 from __future__ import annotations
 
@@ -8,26 +8,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import httpx
-import pytest
 
-from tests.server.accounts.conftest import PROXY_ENV, client
+from tests.server.accounts.conftest import accounts_server, client
 from tests.server.helpers import ServerProcess
-from tests.support.databases import db_url
 
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(scope="module")
-def social_server(
-    db_kind: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[ServerProcess]:
-    tmp = tmp_path_factory.mktemp("social")
-    srv = ServerProcess(db_url(db_kind, tmp), env=PROXY_ENV, log=tmp / "server.log")
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def member(srv: ServerProcess, prefix: str = "Ann") -> tuple[httpx.Client, str]:
@@ -47,3 +32,6 @@ def together(*members: tuple[httpx.Client, str]) -> Iterator[None]:
     finally:
         for c, _ in members:
             c.close()
+
+
+__all__ = ["accounts_server", "member"]

@@ -49,8 +49,8 @@ def _chat(ms: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def test_a_block_hides_chat_both_ways_and_not_from_others(social_server: ServerProcess) -> None:
-    ann, bob = member(social_server, "Ann"), member(social_server, "Bob")
+def test_a_block_hides_chat_both_ways_and_not_from_others(accounts_server: ServerProcess) -> None:
+    ann, bob = member(accounts_server, "Ann"), member(accounts_server, "Bob")
     with together(ann, bob):
         r = ann[0].post("/api/tables", json={"rules": {"players": 2}})
         table = r.json()["id"]
@@ -61,16 +61,16 @@ def test_a_block_hides_chat_both_ways_and_not_from_others(social_server: ServerP
             tokens.append(r.json()["token"])
 
         async def run() -> None:
-            async with _open(social_server, table, ann[0]) as a:
+            async with _open(accounts_server, table, ann[0]) as a:
                 await a.send(json.dumps({"type": "auth", "token": tokens[0]}))
                 await _until(a, lambda m: m["type"] == "state")
                 await a.send(json.dumps({"type": "chat", "text": "before the block"}))
                 await _until(a, lambda m: m["type"] == "chat")
             assert bob[0].post("/api/blocks", json={"name": ann[1]}).status_code == 200
             async with (
-                _open(social_server, table, ann[0]) as a,
-                _open(social_server, table, bob[0]) as b,
-                _open(social_server, table, None) as guest,
+                _open(accounts_server, table, ann[0]) as a,
+                _open(accounts_server, table, bob[0]) as b,
+                _open(accounts_server, table, None) as guest,
             ):
                 await a.send(json.dumps({"type": "auth", "token": tokens[0]}))
                 await b.send(json.dumps({"type": "auth", "token": tokens[1]}))
@@ -101,7 +101,7 @@ def test_a_block_hides_chat_both_ways_and_not_from_others(social_server: ServerP
         )
 
         async def again() -> list[dict[str, Any]]:
-            async with _open(social_server, table, bob[0]) as b:
+            async with _open(accounts_server, table, bob[0]) as b:
                 await b.send(json.dumps({"type": "auth", "token": tokens[1]}))
                 return await _until(b, lambda m: m["type"] == "chat_history")
 
@@ -109,9 +109,9 @@ def test_a_block_hides_chat_both_ways_and_not_from_others(social_server: ServerP
 
 
 def test_a_block_made_while_the_sockets_are_open_holds_at_once(
-    social_server: ServerProcess,
+    accounts_server: ServerProcess,
 ) -> None:
-    ann, bob = member(social_server, "Ann"), member(social_server, "Bob")
+    ann, bob = member(accounts_server, "Ann"), member(accounts_server, "Bob")
     with together(ann, bob):
         table = ann[0].post("/api/tables", json={"rules": {"players": 2}}).json()["id"]
         tokens = []
@@ -121,9 +121,9 @@ def test_a_block_made_while_the_sockets_are_open_holds_at_once(
 
         async def run() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             async with (
-                _open(social_server, table, ann[0]) as a,
-                _open(social_server, table, bob[0]) as b,
-                _open(social_server, table, None) as guest,
+                _open(accounts_server, table, ann[0]) as a,
+                _open(accounts_server, table, bob[0]) as b,
+                _open(accounts_server, table, None) as guest,
             ):
                 await a.send(json.dumps({"type": "auth", "token": tokens[0]}))
                 await b.send(json.dumps({"type": "auth", "token": tokens[1]}))

@@ -51,8 +51,8 @@ def _playing_table(x: httpx.Client, y: httpx.Client) -> str:
     return table
 
 
-def test_two_players_become_friends_see_each_other_and_part(social_server: ServerProcess) -> None:
-    ann, bob = member(social_server, "Ann"), member(social_server, "Bob")
+def test_two_players_become_friends_see_each_other_and_part(accounts_server: ServerProcess) -> None:
+    ann, bob = member(accounts_server, "Ann"), member(accounts_server, "Bob")
     with together(ann, bob):
         empty = {"friends": [], "incoming": [], "outgoing": [], "blocked": [], "invites": []}
         assert _social(ann[0]) == empty
@@ -85,8 +85,8 @@ def test_two_players_become_friends_see_each_other_and_part(social_server: Serve
             assert path in paths, path
 
 
-def test_declining_and_withdrawing_requests_among_three(social_server: ServerProcess) -> None:
-    ann, bob, cy = (member(social_server, n) for n in ("Ann", "Bob", "Cy"))
+def test_declining_and_withdrawing_requests_among_three(accounts_server: ServerProcess) -> None:
+    ann, bob, cy = (member(accounts_server, n) for n in ("Ann", "Bob", "Cy"))
     with together(ann, bob, cy):
         for other in (bob, cy):
             ann[0].post("/api/friends", json={"name": other[1]})
@@ -99,9 +99,9 @@ def test_declining_and_withdrawing_requests_among_three(social_server: ServerPro
         assert _social(ann[0])["friends"] == []
 
 
-def test_guests_and_other_sites_are_refused(social_server: ServerProcess) -> None:
-    ann = member(social_server)
-    with client(social_server) as guest, together(ann):
+def test_guests_and_other_sites_are_refused(accounts_server: ServerProcess) -> None:
+    ann = member(accounts_server)
+    with client(accounts_server) as guest, together(ann):
         _refused(guest.get("/api/social"), 401, "signed_out")
         _refused(guest.post("/api/friends", json={"name": ann[1]}), 401, "signed_out")
         _refused(guest.post("/api/blocks", json={"name": ann[1]}), 401, "signed_out")
@@ -109,7 +109,7 @@ def test_guests_and_other_sites_are_refused(social_server: ServerProcess) -> Non
         body = {"name": ann[1], "reason": "spam"}
         _refused(guest.post("/api/reports", json=body), 401, "signed_out")
         _refused(_delete(guest, "/api/invites/1"), 401, "signed_out")
-        bob = member(social_server, "Bob")
+        bob = member(accounts_server, "Bob")
         with together(bob):
             evil = {"Origin": "https://evil.example"}
             for r in (
@@ -131,8 +131,8 @@ def test_guests_and_other_sites_are_refused(social_server: ServerProcess) -> Non
             assert _social(ann[0])["incoming"] == [] and _social(bob[0])["blocked"] == []
 
 
-def test_unknown_hostile_and_self(social_server: ServerProcess) -> None:
-    ann, gone = member(social_server), member(social_server, "Gone")
+def test_unknown_hostile_and_self(accounts_server: ServerProcess) -> None:
+    ann, gone = member(accounts_server), member(accounts_server, "Gone")
     with together(ann, gone):
         assert (
             gone[0].request("DELETE", "/api/account", json={"password": PASSWORD}).status_code
@@ -164,9 +164,9 @@ def test_unknown_hostile_and_self(social_server: ServerProcess) -> None:
 
 
 def test_a_block_either_way_ends_everything_and_is_one_answer(
-    social_server: ServerProcess,
+    accounts_server: ServerProcess,
 ) -> None:
-    ann, bob, cy = (member(social_server, n) for n in ("Ann", "Bob", "Cy"))
+    ann, bob, cy = (member(accounts_server, n) for n in ("Ann", "Bob", "Cy"))
     with together(ann, bob, cy):
         _friends(ann, bob)
         table = _playing_table(ann[0], cy[0])
@@ -192,8 +192,8 @@ def test_a_block_either_way_ends_everything_and_is_one_answer(
         assert ann[0].post("/api/friends", json={"name": bob[1]}).json() == {"state": "requested"}
 
 
-def test_invites_go_to_friends_at_tables_in_play(social_server: ServerProcess) -> None:
-    ann, bob, cy = (member(social_server, n) for n in ("Ann", "Bob", "Cy"))
+def test_invites_go_to_friends_at_tables_in_play(accounts_server: ServerProcess) -> None:
+    ann, bob, cy = (member(accounts_server, n) for n in ("Ann", "Bob", "Cy"))
     with together(ann, bob, cy):
         _friends(ann, bob)
         table = _playing_table(ann[0], cy[0])
@@ -226,8 +226,8 @@ def test_invites_go_to_friends_at_tables_in_play(social_server: ServerProcess) -
         assert _social(bob[0])["invites"] == []
 
 
-def test_reports_keep_the_record(social_server: ServerProcess) -> None:
-    ann, bob = member(social_server, "Ann"), member(social_server, "Bob")
+def test_reports_keep_the_record(accounts_server: ServerProcess) -> None:
+    ann, bob = member(accounts_server, "Ann"), member(accounts_server, "Bob")
     with together(ann, bob):
         table = _playing_table(ann[0], bob[0])
         body = {
@@ -258,8 +258,8 @@ def test_reports_keep_the_record(social_server: ServerProcess) -> None:
         assert [(f["name"], f["reason"]) for f in filed] == [(bob[1], "abuse"), (bob[1], "name")]
 
 
-def test_reports_a_day_are_capped(social_server: ServerProcess) -> None:
-    ann, bob = member(social_server, "Ann"), member(social_server, "Bob")
+def test_reports_a_day_are_capped(accounts_server: ServerProcess) -> None:
+    ann, bob = member(accounts_server, "Ann"), member(accounts_server, "Bob")
     with together(ann, bob):
         for _ in range(20):
             r = ann[0].post("/api/reports", json={"name": bob[1], "reason": "spam"})
@@ -269,9 +269,9 @@ def test_reports_a_day_are_capped(social_server: ServerProcess) -> None:
         assert r.json()["limit"] == 20
 
 
-def test_outgoing_requests_are_capped(social_server: ServerProcess) -> None:
-    ann = member(social_server, "Ann")
-    others = [member(social_server, "Req") for _ in range(101)]
+def test_outgoing_requests_are_capped(accounts_server: ServerProcess) -> None:
+    ann = member(accounts_server, "Ann")
+    others = [member(accounts_server, "Req") for _ in range(101)]
     try:
         for _c, name in others[:100]:
             assert ann[0].post("/api/friends", json={"name": name}).status_code == 200
@@ -290,8 +290,8 @@ def test_outgoing_requests_are_capped(social_server: ServerProcess) -> None:
             c.close()
 
 
-def test_deletion_forgets_and_export_tells(social_server: ServerProcess) -> None:
-    ann, bob, cy = (member(social_server, n) for n in ("Ann", "Bob", "Cy"))
+def test_deletion_forgets_and_export_tells(accounts_server: ServerProcess) -> None:
+    ann, bob, cy = (member(accounts_server, n) for n in ("Ann", "Bob", "Cy"))
     with together(ann, bob, cy):
         _friends(ann, bob)
         ann[0].post("/api/friends", json={"name": cy[1]})
@@ -314,8 +314,8 @@ def test_deletion_forgets_and_export_tells(social_server: ServerProcess) -> None
         assert _social(cy[0])["incoming"] == []
 
 
-def test_the_operator_lists_reports_with_the_record(social_server: ServerProcess) -> None:
-    ann, bob = member(social_server, "Ann"), member(social_server, "Bob")
+def test_the_operator_lists_reports_with_the_record(accounts_server: ServerProcess) -> None:
+    ann, bob = member(accounts_server, "Ann"), member(accounts_server, "Bob")
     with together(ann, bob):
         table = _playing_table(ann[0], bob[0])
         words = f"cheats {secrets.token_hex(4)}"
@@ -331,7 +331,7 @@ def test_the_operator_lists_reports_with_the_record(social_server: ServerProcess
                     "reports",
                     "list",
                     "--db",
-                    social_server.db_url,
+                    accounts_server.db_url,
                     *more,
                 ],
                 capture_output=True,
