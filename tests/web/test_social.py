@@ -150,8 +150,10 @@ def test_befriend_invite_join_and_report_a_chat_line(
     assert_accessible(bo, "the lobby with an invitation (ru)", None)
     notice.get_by_role("link", name="Войти").click()
     expect(bo).to_have_url(re.compile(f"/t/{table}$"))
-    # Signed in, the seat's name is the account's (a chat line's name is what a report sends).
+    # Signed in, the seat's name is the account's by default; Bo sits as plain "Bo",
+    # and a chat line carries that name (what a report sends): the server finds the seat.
     expect(bo.locator("#join-name")).to_have_value(bo_name)
+    bo.fill("#join-name", "Bo")
     bo.locator("#open-seats button.primary").first.click()
 
     # At the table Bo writes a line; Ann reports it from the chat.
@@ -186,6 +188,7 @@ def test_befriend_invite_join_and_report_a_chat_line(
     ]
     assert len(stored) == 1
     assert (stored[0].reporter, stored[0].reported, stored[0].table) == (ann_name, bo_name, table)
+    assert (stored[0].name, stored[0].seat) == ("Bo", 1)
     assert (stored[0].reason, stored[0].text) == ("abuse", "Threats in the chat.")
 
     # Bo's phone at the table (in Russian): the invite button and the chat's flags fit.

@@ -24,8 +24,9 @@ def list_reports(
     ] = False,
     limit: Annotated[int, typer.Option(min=1, max=100_000, help="The newest this many.")] = 1000,
 ) -> None:
-    """Print the newest reports: when, who reported whom, why, the chat line, and the
-    game's record as it stood when the report was made (with --json, all of it)."""
+    """Print the newest reports: when, who reported whom (the name they saw, the seat,
+    and the account or "guest"), why, the chat line, and the game's record as it
+    stood when the report was made (with --json, all of it)."""
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
     from pitch.store import Database, default_url
@@ -49,6 +50,8 @@ def list_reports(
                         "at": r.created_at.isoformat(),
                         "reporter": r.reporter,
                         "reported": r.reported,
+                        "reported_name": r.name,
+                        "reported_seat": r.seat,
                         "reason": r.reason,
                         "text": r.text,
                         "table": r.table,
@@ -60,7 +63,12 @@ def list_reports(
             )
             continue
         who = r.reporter if r.reporter is not None else "(a deleted account)"
-        typer.echo(f"#{r.id} {r.created_at:%Y-%m-%d %H:%M} UTC  {who} reported {r.reported}")
+        if r.seat is None:
+            whom = f"{r.name} (account {r.reported})"
+        else:  # by the name at the table: whose account it is, if anyone's
+            account = "guest" if r.reported is None else f"account {r.reported}"
+            whom = f"{r.name} (seat {r.seat}, {account})"
+        typer.echo(f"#{r.id} {r.created_at:%Y-%m-%d %H:%M} UTC  {who} reported {whom}")
         typer.echo(f"  reason: {r.reason}" + (f": {r.text}" if r.text else ""))
         if r.chat is not None:
             typer.echo(f"  chat line: {r.chat}")

@@ -359,9 +359,14 @@ class ReportModel(Base):
         Integer, ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
     )
     """``None`` once the reporter deleted their account (the report stays, anonymised)."""
-    reported_id: Mapped[int] = mapped_column(
-        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    reported_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, index=True
     )
+    """The reported player's account; ``None``: a guest's seat (no account)."""
+    reported_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat at ``table_id`` reported by its name (``None``: by account name)."""
+    reported_name: Mapped[str] = mapped_column(String(64))
+    """The name as the reporter saw it then: the seat's, else the account's."""
     table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     chat: Mapped[str | None] = mapped_column(Text, nullable=True)
     """The chat line reported, as the reporter saw it."""

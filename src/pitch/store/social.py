@@ -87,11 +87,24 @@ class Overview:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatName:
+    seat: int
+    name: str
+    account_id: int | None
+    """``None``: a guest."""
+
+
+@dataclass(frozen=True, slots=True)
 class ReportRow:
     id: int
     reporter: str | None
     """The reporter's name (``None``: their account was deleted since)."""
-    reported: str
+    reported: str | None
+    """The reported account's name now (``None``: a guest's seat, no account)."""
+    name: str
+    """The name as the reporter saw it: the seat's, else the account's then."""
+    seat: int | None
+    """The seat at ``table`` reported by its name (``None``: by account name)."""
     table: str | None
     chat: str | None
     reason: str
@@ -434,11 +447,28 @@ class SocialStore:
 
     # ------------------------------------------------------------------ reports
 
+    def seat_names(self, table_id: str) -> list[SeatName]:
+        """The named human seats of the table and their accounts (a report names a seat
+        as the table shows it)."""
+        with self.db.sessions() as s:
+            rows = s.execute(
+                select(SeatModel.seat, SeatModel.name, SeatModel.account_id)
+                .where(
+                    SeatModel.table_id == table_id,
+                    SeatModel.kind == "human",
+                    SeatModel.name.is_not(None),
+                )
+                .order_by(SeatModel.seat)
+            ).all()
+        return [SeatName(int(seat), str(name), account) for seat, name, account in rows]
+
     def report(
         self,
         reporter: int,
-        reported: int,
+        reported: int | None,
         *,
+        name: str,
+        seat: int | None,
         table_id: str | None,
         chat: str | None,
         reason: str,
@@ -461,6 +491,8 @@ class SocialStore:
             r = ReportModel(
                 reporter_id=reporter,
                 reported_id=reported,
+                reported_seat=seat,
+                reported_name=name,
                 table_id=table_id,
                 chat=chat,
                 reason=reason,
@@ -478,7 +510,9 @@ class SocialStore:
             rows = s.scalars(
                 select(ReportModel).order_by(ReportModel.created_at.desc()).limit(limit)
             ).all()
-            ids = {r.reported_id for r in rows} | {r.reporter_id for r in rows if r.reporter_id}
+            ids = {r.reported_id for r in rows if r.reported_id} | {
+                r.reporter_id for r in rows if r.reporter_id
+            }
             names = dict(
                 s.execute(
                     select(AccountModel.id, AccountModel.name).where(AccountModel.id.in_(ids))
@@ -490,7 +524,9 @@ class SocialStore:
                 ReportRow(
                     id=r.id,
                     reporter=None if r.reporter_id is None else names.get(r.reporter_id),
-                    reported=names.get(r.reported_id, "?"),
+                    reported=None if r.reported_id is None else names.get(r.reported_id, "?"),
+                    name=r.reported_name,
+                    seat=r.reported_seat,
                     table=r.table_id,
                     chat=r.chat,
                     reason=r.reason,
@@ -542,7 +578,6 @@ class SocialStore:
                 [*ahead, *back, *(b for b, _ in blocks)]
                 + [i.from_id for i in invites]
                 + [i.to_id for i in invites]
-                + [r.reported_id for r in reports]
             )
 
             def at(t: datetime) -> str:
@@ -569,7 +604,8 @@ class SocialStore:
                 ],
                 "reports_filed": [
                     {
-                        "name": names[r.reported_id],
+                        "name": r.reported_name,
+                        "seat": r.reported_seat,
                         "table": r.table_id,
                         "chat": r.chat,
                         "reason": r.reason,

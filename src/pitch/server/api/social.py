@@ -104,7 +104,8 @@ async def drop_invite(
 @router.post("/api/reports", status_code=201)
 async def report(body: ReportIn, me: SignedIn, svc: Service, reads: ReadLimit) -> Created:
     """Report a player (or one of their chat lines) to the operator; with ``table``,
-    the game's record as it stands is kept with it. 20 a day. 404 ``no_such_player``,
+    ``name`` is first a seat's name there (a guest's too), else an account's, and the
+    game's record as it stands is kept with it. 20 a day. 404 ``no_such_player``,
     ``no_table``; 409 ``self``, ``social_limit``; 422 ``bad_text``."""
     reads.take()
     n = await svc.social.report(

@@ -14,12 +14,12 @@ from typing import Any
 
 from pitch.engine import game_record
 from pitch.server.kernel.errors import ServiceError
-from pitch.server.kernel.text import TextRefused, clean_text
+from pitch.server.kernel.text import TextRefused, clean_text, name_key
 from pitch.server.tables.chat import MAX_TEXT
 from pitch.server.tables.live import LiveTable, chat_message
 from pitch.store import TableRepo
 from pitch.store.accounts import AccountRow
-from pitch.store.social import Overview, SocialCaps, SocialRefused, SocialStore
+from pitch.store.social import Overview, SeatName, SocialCaps, SocialRefused, SocialStore
 
 log = logging.getLogger("pitch.server")
 
@@ -192,18 +192,27 @@ class Social:
             chat = clean_text(chat, MAX_TEXT, what="A chat line") if chat is not None else None
         except TextRefused as e:
             raise ServiceError(422, e.message, "bad_text", reason=e.reason, **e.extra) from None
-        other = await self._other(name)
-        if other.id == me.id:
-            raise _refusal(SocialRefused("self"))
-        record = None
+        record, seat = None, None
         if table_id is not None:
-            record = await self.run_db(self._record, table_id)
-            if record is None:
+            found = await self.run_db(self._at_table, table_id, name)
+            if found is None:
                 raise _refusal(SocialRefused("no_table"))
+            record, seat = found
+        if seat is not None:
+            # A chat line (and a seat) carries the name typed at the table: a guest's,
+            # or a signed-in player's that need not be their account's.
+            reported, shown = seat.account_id, seat.name
+        else:
+            other = await self._other(name)
+            reported, shown = other.id, other.name
+        if reported == me.id:
+            raise _refusal(SocialRefused("self"))
         return await self._call(  # type: ignore[no-any-return]
             self.store.report,
             me.id,
-            other.id,
+            reported,
+            name=shown,
+            seat=None if seat is None else seat.seat,
             table_id=table_id,
             chat=chat,
             reason=reason,
@@ -211,6 +220,21 @@ class Social:
             record=record,
             now=self._now(),
         )
+
+    def _at_table(self, table_id: str, name: str) -> tuple[dict[str, Any], SeatName | None] | None:
+        """The table's record (:meth:`_record`) and the human seat that goes by
+        ``name`` there (the same name, else the same :func:`name_key`: seat names at
+        a table differ in it), or ``None`` for no such table. From the store, so that
+        any process answers for any process's table."""
+        record = self._record(table_id)
+        if record is None:
+            return None
+        seats = self.store.seat_names(table_id)
+        seat = next((s for s in seats if s.name == name), None)
+        if seat is None:
+            key = name_key(name)
+            seat = next((s for s in seats if name_key(s.name) == key), None)
+        return record, seat
 
     def _record(self, table_id: str) -> dict[str, Any] | None:
         """The table's game record as it stands now (its finished hands, in the
