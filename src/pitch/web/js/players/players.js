@@ -79,8 +79,7 @@ async function myKind() {
   if (!account.current()) return "headsup";
   const ratings = (await account.refresh())?.ratings ?? {};
   const games = (k) => (Number.isInteger(ratings[k]?.games) ? ratings[k].games : 0);
-  const best = KINDS.reduce((a, k) => (games(k) > games(a) ? k : a), "headsup");
-  return best;
+  return KINDS.reduce((a, k) => (games(k) > games(a) ? k : a), "headsup");
 }
 
 /** Where the signed-in player stands: their place, or while their rating of this kind
@@ -91,12 +90,7 @@ function myPlace(board) {
   if (me.place !== null) return t("Your place: {place} (rating {rating}).", { place: num(me.place), rating: num(me.rating) });
   const left = board.provisional_games - me.games;
   if (me.rating === null || left <= 0) return t("Your rating joins the leaderboard after {n} rated games of this kind; you have played {games}.", { n: num(board.provisional_games), games: num(me.games) });
-  return tn(
-    "Your rating: {rating}, provisional. It joins the leaderboard after {n} more rated game of this kind.",
-    "Your rating: {rating}, provisional. It joins the leaderboard after {n} more rated games of this kind.",
-    left,
-    { rating: num(me.rating) },
-  );
+  return tn("Your rating: {rating}, provisional. It joins the leaderboard after {n} more rated game of this kind.", "Your rating: {rating}, provisional. It joins the leaderboard after {n} more rated games of this kind.", left, { rating: num(me.rating) });
 }
 
 function drawBoard(board) {
