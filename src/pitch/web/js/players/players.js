@@ -6,7 +6,7 @@ import * as account from "../core/account.js";
 import * as api from "../core/api.js";
 import { ApiError } from "../core/api.js";
 import { clear, h, s, toast } from "../core/dom.js";
-import { current, t } from "../core/i18n.js";
+import { current, t, tn } from "../core/i18n.js";
 import { levelName } from "../core/levels.js";
 import { apiError } from "../core/messages.js";
 import * as social from "../core/social.js";
@@ -60,7 +60,7 @@ function failed(title, e) {
 
 export async function showLeaderboard(main) {
   root = main;
-  const kind = KINDS.includes(location.hash.slice(1)) ? location.hash.slice(1) : "headsup";
+  const kind = KINDS.includes(location.hash.slice(1)) ? location.hash.slice(1) : await myKind();
   let board;
   try {
     board = await get(`/api/leaderboard/${kind}`);
@@ -70,6 +70,27 @@ export async function showLeaderboard(main) {
   }
   redrawNow = () => drawBoard(board);
   drawBoard(board);
+}
+
+/** With no kind in the address, a signed-in player's own: the kind of table they played
+ *  most (a new player back from their first solo game finds themselves at once). Their
+ *  ratings are asked again: a game may have ended since the page loaded. */
+async function myKind() {
+  if (!account.current()) return "headsup";
+  const ratings = (await account.refresh())?.ratings ?? {};
+  const games = (k) => (Number.isInteger(ratings[k]?.games) ? ratings[k].games : 0);
+  return KINDS.reduce((a, k) => (games(k) > games(a) ? k : a), "headsup");
+}
+
+/** Where the signed-in player stands: their place, or while their rating of this kind
+ *  is provisional (kept off the board) the rating itself and the games still to play. */
+function myPlace(board) {
+  const me = board.me;
+  if (!me) return null;
+  if (me.place !== null) return t("Your place: {place} (rating {rating}).", { place: num(me.place), rating: num(me.rating) });
+  const left = board.provisional_games - me.games;
+  if (me.rating === null || left <= 0) return t("Your rating joins the leaderboard after {n} rated games of this kind; you have played {games}.", { n: num(board.provisional_games), games: num(me.games) });
+  return tn("Your rating: {rating}, provisional. It joins the leaderboard after {n} more rated game of this kind.", "Your rating: {rating}, provisional. It joins the leaderboard after {n} more rated games of this kind.", left, { rating: num(me.rating) });
 }
 
 function drawBoard(board) {
@@ -96,12 +117,7 @@ function drawBoard(board) {
       h("td", { class: "num" }, r.games === null ? "—" : num(r.games)),
     );
   };
-  const me = board.me;
-  const mine = !me
-    ? null
-    : me.place !== null
-      ? t("Your place: {place} (rating {rating}).", { place: num(me.place), rating: num(me.rating) })
-      : t("Your rating joins the leaderboard after {n} rated games of this kind; you have played {games}.", { n: num(board.provisional_games), games: num(me.games) });
+  const mine = myPlace(board);
   root.append(
     h(
       "section",
