@@ -85,15 +85,15 @@ def _cli(srv: ServerProcess, *more: str) -> str:
     return r.stdout
 
 
-def test_a_chat_line_is_reported_by_the_seat_name(social_server: ServerProcess) -> None:
-    ann, bo = member(social_server, "Ann"), member(social_server, "Bo")
+def test_a_chat_line_is_reported_by_the_seat_name(accounts_server: ServerProcess) -> None:
+    ann, bo = member(accounts_server, "Ann"), member(accounts_server, "Bo")
     with together(ann, bo):
         table, tokens = _table((ann[0], "Ann"), (bo[0], "Bo"))  # Bo's account: "Bo 1a2b3c"
         words = f"you are bad {secrets.token_hex(3)}"
-        _say(social_server, table, tokens[1], words)
+        _say(accounts_server, table, tokens[1], words)
         r = _report(ann[0], name="Bo", table=table, chat=words, text=words)
         assert r.status_code == 201, r.text
-        row = _stored(social_server, r.json()["id"])
+        row = _stored(accounts_server, r.json()["id"])
         assert (row.reported, row.name, row.seat, row.table, row.chat) == (
             bo[1],
             "Bo",
@@ -111,35 +111,35 @@ def test_a_chat_line_is_reported_by_the_seat_name(social_server: ServerProcess) 
         # Her own seat is herself, under whichever name.
         _refused(_report(ann[0], name="Ann", table=table), 409, "self")
         _refused(_report(ann[0], name="ANN", table=table), 409, "self")
-        text = _cli(social_server)
+        text = _cli(accounts_server)
         assert f"{ann[1]} reported Bo (seat 1, account {bo[1]})" in text, text
         # Her export says whom she reported as she saw them, not whose account it is.
         filed = ann[0].get("/api/account/export").json()["social"]["reports_filed"]
         assert ("Bo", 1) in [(f["name"], f["seat"]) for f in filed], filed
 
 
-def test_a_guests_seat_is_reported_without_an_account(social_server: ServerProcess) -> None:
-    ann, cy = member(social_server, "Ann"), member(social_server, "Cy")
-    with together(ann, cy), client(social_server) as guest:
+def test_a_guests_seat_is_reported_without_an_account(accounts_server: ServerProcess) -> None:
+    ann, cy = member(accounts_server, "Ann"), member(accounts_server, "Cy")
+    with together(ann, cy), client(accounts_server) as guest:
         # The guest sits under a name that is also another player's account: the report
         # is about the seat, never about that account.
         table, tokens = _table((ann[0], "Ann"), (guest, cy[1]))
-        _say(social_server, table, tokens[1], "spam spam spam")
+        _say(accounts_server, table, tokens[1], "spam spam spam")
         r = _report(ann[0], name=cy[1], table=table, chat="spam spam spam", reason="spam")
         assert r.status_code == 201, r.text
-        row = _stored(social_server, r.json()["id"])
+        row = _stored(accounts_server, r.json()["id"])
         assert (row.reported, row.name, row.seat, row.table) == (None, cy[1], 1, table)
         # Without the table the name is the account's, as before.
         r = _report(ann[0], name=cy[1], reason="name")
         assert r.status_code == 201, r.text
-        row = _stored(social_server, r.json()["id"])
+        row = _stored(accounts_server, r.json()["id"])
         assert (row.reported, row.name, row.seat, row.table) == (cy[1], cy[1], None, None)
-        text = _cli(social_server)
+        text = _cli(accounts_server)
         assert f"{ann[1]} reported {cy[1]} (seat 1, guest)" in text, text
         assert f"{ann[1]} reported {cy[1]} (account {cy[1]})" in text, text
         got = [
             json.loads(line)
-            for line in _cli(social_server, "--json").splitlines()
+            for line in _cli(accounts_server, "--json").splitlines()
             if json.loads(line)["table"] == table
         ]
         assert [(g["reported"], g["reported_name"], g["reported_seat"]) for g in got] == [
