@@ -90,7 +90,11 @@ _LANGUAGE_SHOWN = """() => {
 }"""
 
 
-@pytest.mark.parametrize("size", [(360, 740), (390, 844), (1280, 800)], ids=["360", "390", "1280"])
+@pytest.mark.parametrize(
+    "size",
+    [(360, 740), (390, 844), (480, 800), (640, 800), (1280, 800)],
+    ids=["360", "390", "480", "640", "1280"],
+)
 def test_the_bar_shows_the_language_whole(
     browser: Any, static_url: str, size: tuple[int, int]
 ) -> None:
