@@ -127,6 +127,61 @@ def test_sign_up_sign_out_and_sign_in(browser: Any, url: str, lang: str) -> None
     page.context.close()
 
 
+def test_the_bar_knows_a_session_the_page_never_saw(browser: Any, url: str) -> None:
+    """A browser whose cookies came back without this page's storage (a restored
+    profile, storage cleared, another tab's sign-in): the server's marker cookie tells
+    the page to ask, and the bar shows the name. A guest's page asks nothing; a session
+    the server ended elsewhere is found out once, and its marker goes."""
+    name = _name()
+    with httpx.Client(base_url=url, timeout=60) as c:
+        r = c.post("/api/accounts", json={"name": name, "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        jar = [
+            {"name": k, "value": v, "url": url}
+            for k, v in c.cookies.items()
+            if k in ("pitch_session", "pitch_signed_in")
+        ]
+        assert len(jar) == 2, c.cookies
+        page = new_page(browser, **WIDE)
+        page.context.add_cookies(jar)
+        asked: list[str] = []
+        page.on(
+            "request", lambda q: asked.append(q.url) if q.url.endswith("/api/account") else None
+        )
+        page.goto(url + "/")
+        expect(page.locator("#account-menu summary")).to_contain_text(name)
+        assert len(asked) == 1
+
+        # Signed out everywhere from another browser: this page finds out at its next
+        # load, and the one after asks no more.
+        assert (
+            c.delete("/api/sessions", headers={"Content-Type": "application/json"}).status_code
+            == 204
+        )
+        page.reload()
+        page.wait_for_selector("body.ready")  # after the page's one question
+        expect(page.locator("#sign-in-button")).to_be_visible()
+        assert len(asked) == 2
+        cookies = {k["name"] for k in page.context.cookies()}
+        assert "pitch_signed_in" not in cookies, cookies
+        page.reload()
+        page.wait_for_selector("body.ready")
+        expect(page.locator("#sign-in-button")).to_be_visible()
+        assert len(asked) == 2
+        assert page.js_errors == []
+        page.context.close()
+
+    # A guest's page load asks the server nothing about accounts.
+    guest = new_page(browser, **WIDE)
+    seen: list[str] = []
+    guest.on("request", lambda q: seen.append(q.url) if "/api/account" in q.url else None)
+    guest.goto(url + "/")
+    guest.wait_for_selector("body.ready")
+    expect(guest.locator("#sign-in-button")).to_be_visible()
+    assert seen == []
+    guest.context.close()
+
+
 def test_a_refused_sign_in_is_said_in_russian(browser: Any, url: str) -> None:
     name = _name()
     post_json(url + "/api/accounts", {"name": name, "password": PASSWORD})

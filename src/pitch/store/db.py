@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
@@ -55,6 +57,20 @@ class Database:
         self.sessions: sessionmaker[Session] = sessionmaker(self.engine, expire_on_commit=False)
         if migrate:
             self.migrate()
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Session]:
+        """A session whose reads all see one committed state of the database (several
+        reads that must agree: a profile's ratings and history). PostgreSQL: one
+        REPEATABLE READ transaction. SQLite: Python's driver begins no transaction
+        before a SELECT (each read would see the newest commit), so one is begun here;
+        in WAL mode its first read fixes the snapshot until the session ends."""
+        with self.sessions() as s:
+            if self.is_sqlite:
+                s.connection().exec_driver_sql("BEGIN")
+            else:
+                s.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            yield s
 
     def migrate(self) -> None:
         """Apply every Alembic migration not yet applied (idempotent)."""

@@ -86,6 +86,34 @@ def test_the_http_contract(accounts_server: ServerProcess) -> None:
     assert {"delete"} <= set(paths["/api/sessions"])
 
 
+def test_a_readable_marker_lives_beside_the_session_cookie(
+    accounts_server: ServerProcess,
+) -> None:
+    """``pitch_signed_in=1`` (no secret; the page reads it to know that a session may
+    be there) comes and goes with the session cookie, with its lifetime."""
+    name = _name()
+    with client(accounts_server) as c:
+        for r in (_sign_up(c, name), c.get("/api/account"), _sign_in(c, name)):
+            assert r.status_code in (200, 201), r.text
+            marker = _cookie(r, "pitch_signed_in").lower()
+            assert marker.startswith("pitch_signed_in=1;"), marker
+            assert "httponly" not in marker, marker
+            for part in ("samesite=lax", "path=/", "max-age=2592000"):
+                assert part in marker, marker
+        r = _delete(c, "/api/session")
+        assert r.status_code == 204
+        for cookie in ("pitch_session", "pitch_signed_in"):
+            gone = _cookie(r, cookie).lower()
+            assert "max-age=0" in gone and "path=/" in gone, gone
+        assert "pitch_signed_in" not in c.cookies
+        r = c.post(
+            "/api/accounts",
+            json={"name": _name(), "password": PASSWORD},
+            headers={"X-Forwarded-Proto": "https"},
+        )
+        assert "secure" in _cookie(r, "pitch_signed_in").lower()
+
+
 def test_a_session_over_tls_has_a_secure_cookie(accounts_server: ServerProcess) -> None:
     # Behind the trusted proxy that ends TLS (X-Forwarded-Proto: https).
     body = {"name": _name(), "password": PASSWORD}

@@ -6,11 +6,13 @@ would; and a rated game played out shows on both players' profiles."""
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 from datetime import UTC, datetime
 
 import httpx
 import pytest
+from sqlalchemy import select
 
 from pitch.server.ratings.scale import BOT_RATINGS
 from tests.server.accounts.conftest import accounts_server, client
@@ -155,9 +157,8 @@ def test_a_rated_game_shows_on_both_profiles(accounts_server: ServerProcess) -> 
         profiles: list[dict[str, object]] = []
         while time.monotonic() < deadline:
             profiles = [ann.get(f"/api/players/{n}").json() for n in names]
-            # The profile reads its ratings and its history in two statements: just
-            # after the rating's commit one may show and not yet the other.
-            if all(p["history"] and p["ratings"] for p in profiles):
+            # The rating is written just after the game's end, not with it.
+            if all(p["history"] for p in profiles):
                 break
             time.sleep(0.2)
         for seat, p in enumerate(profiles):
@@ -180,6 +181,65 @@ def test_a_rated_game_shows_on_both_profiles(accounts_server: ServerProcess) -> 
             headsup = p["ratings"]["headsup"]  # type: ignore[index]
             assert headsup["pitched"] == len(mine) > 0, (headsup, len(mine))
             assert headsup["set_back"] == sum(not h["made"] for h in mine), headsup
+
+
+def test_a_profile_is_one_snapshot_while_games_are_rated(
+    accounts_server: ServerProcess,
+) -> None:
+    """Games are rated into the server's database (the ratings room's own code, one
+    transaction each) while the profile is read again and again: its ratings' games
+    count always equals the games its history lists, never one commit ahead."""
+    from pitch.engine import Rules
+    from pitch.server.ratings.store import RatingStore
+    from pitch.server.tables.events import FinishedSeat, GameFinished
+    from pitch.store import Database
+    from pitch.store.models import AccountModel
+
+    tag = secrets.token_hex(3)
+    names = [f"Cy {tag}", f"Di {tag}"]
+    with client(accounts_server) as cy, client(accounts_server) as di:
+        for c, n in zip((cy, di), names, strict=True):
+            _sign_up(c, n)
+    db = Database(accounts_server.db_url, migrate=False)
+    with db.sessions() as s:
+        ids = [
+            s.scalars(select(AccountModel.id).where(AccountModel.name == n)).one() for n in names
+        ]
+    store = RatingStore(db)
+    rules = Rules(players=2)
+    seats = tuple(FinishedSeat(i, i, True, None, None, False, False) for i in range(2))
+    games = 150
+    stop = threading.Event()
+
+    def rate() -> None:
+        for n in range(games):
+            if stop.is_set():
+                return
+            ev = GameFinished(
+                f"snap{tag}{n}", rules, "headsup", True, seats, rules.sides, (7, 2), (n % 2,), None
+            )
+            store.apply(ev, lambda _t: dict(enumerate(ids)))
+
+    writer = threading.Thread(target=rate, daemon=True)
+    reads = 0
+    try:
+        with client(accounts_server) as guest:
+            writer.start()
+            while writer.is_alive():
+                r = guest.get(f"/api/players/{names[0]}")
+                assert r.status_code == 200, r.text
+                p = r.json()
+                counted = p["ratings"].get("headsup", {}).get("games", 0)
+                listed = sum(h["kind"] == "headsup" for h in p["history"])
+                assert counted == listed, (reads, counted, listed)
+                reads += 1
+    finally:
+        stop.set()
+        writer.join(margin(60))
+        db.engine.dispose()
+    assert reads > 0
+    final = client(accounts_server).get(f"/api/players/{names[0]}").json()
+    assert final["ratings"]["headsup"]["games"] == len(final["history"]) == games
 
 
 def test_the_pages_and_the_api_document(accounts_server: ServerProcess) -> None:

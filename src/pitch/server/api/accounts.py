@@ -46,6 +46,10 @@ from pitch.store.passkeys import PasskeyRow
 
 DEVICE_COOKIE = "pitch_device"
 DEVICE_DAYS = 365
+SIGNED_COOKIE = "pitch_signed_in"
+"""Beside the session cookie, with its lifetime: "1", no secret, readable by the page
+(the session's is not), so that a page asks ``GET /api/account`` only where a session
+may be and a guest's page load costs no request (docs/web.md)."""
 
 router = APIRouter(tags=["accounts"], responses={**ERRORS, 401: ERRORS[403]})
 
@@ -71,6 +75,15 @@ def _set_session(
         httponly=True,
         samesite="lax",
     )
+    resp.set_cookie(
+        SIGNED_COOKIE,
+        "1",
+        max_age=int(days * 86400),
+        path="/",
+        secure=_secure(req),
+        httponly=False,
+        samesite="lax",
+    )
     if not device:
         return
     resp.set_cookie(
@@ -86,6 +99,7 @@ def _set_session(
 
 def _clear_session(req: Request, resp: Response) -> None:
     resp.delete_cookie(SESSION_COOKIE, path="/", secure=_secure(req), httponly=True, samesite="lax")
+    resp.delete_cookie(SIGNED_COOKIE, path="/", secure=_secure(req), samesite="lax")
 
 
 async def _account(svc: TableService, a: AccountRow, linked: int | None = None) -> Account:

@@ -99,6 +99,5 @@ class Ratings:
     async def profile(self, account_id: int) -> Profile:
         """What a player's public page shows: ratings, the chart's points, the recent
         rated games (newest first)."""
-        ratings = await self.ratings_of(account_id)
-        points = await self.history(account_id)
+        ratings, points = await self.run_db(self.store.profile, account_id)
         return Profile(tuple(ratings), tuple(points), tuple(reversed(points[-RECENT_GAMES:])))

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import func, select, true
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from pitch.server.ratings.rate import Current, rate_game, rated_accounts
 from pitch.server.ratings.scale import (
@@ -219,23 +220,26 @@ class RatingStore:
     def ratings_of(self, account_id: int) -> list[PlayerRating]:
         """An account's ratings, one per kind it has played."""
         with self.db.sessions() as s:
-            rows = s.scalars(select(RatingModel).where(RatingModel.account_id == account_id))
-            return sorted(
-                (
-                    PlayerRating(
-                        r.kind,
-                        shown(r.mu),
-                        provisional(r.games),
-                        r.games,
-                        r.wins,
-                        r.left,
-                        r.pitched,
-                        r.set_back,
-                    )
-                    for r in rows
-                ),
-                key=lambda p: p.kind,
-            )
+            return self._ratings_of(s, account_id)
+
+    def _ratings_of(self, s: Session, account_id: int) -> list[PlayerRating]:
+        rows = s.scalars(select(RatingModel).where(RatingModel.account_id == account_id))
+        return sorted(
+            (
+                PlayerRating(
+                    r.kind,
+                    shown(r.mu),
+                    provisional(r.games),
+                    r.games,
+                    r.wins,
+                    r.left,
+                    r.pitched,
+                    r.set_back,
+                )
+                for r in rows
+            ),
+            key=lambda p: p.kind,
+        )
 
     def shown_of(self, account_ids: Collection[int], kind: str) -> dict[int, int]:
         """These accounts' shown ratings of ``kind``; a newcomer's (1500) for an
@@ -254,12 +258,24 @@ class RatingStore:
         self, account_id: int, kind: str | None = None, limit: int = HISTORY_LIMIT
     ) -> list[HistoryPoint]:
         """An account's rated games, the most recent ``limit``, oldest first."""
+        with self.db.sessions() as s:
+            return self._history(s, account_id, kind, limit)
+
+    def profile(self, account_id: int) -> tuple[list[PlayerRating], list[HistoryPoint]]:
+        """An account's ratings and history read from one snapshot: a game's rating
+        commit shows in both or in neither (a profile's games count always matches the
+        games its history lists)."""
+        with self.db.snapshot() as s:
+            return self._ratings_of(s, account_id), self._history(s, account_id)
+
+    def _history(
+        self, s: Session, account_id: int, kind: str | None = None, limit: int = HISTORY_LIMIT
+    ) -> list[HistoryPoint]:
         q = select(RatingHistoryModel).where(RatingHistoryModel.account_id == account_id)
         if kind is not None:
             q = q.where(RatingHistoryModel.kind == kind)
         q = q.order_by(RatingHistoryModel.at.desc()).limit(min(limit, HISTORY_LIMIT))
-        with self.db.sessions() as s:
-            rows = list(s.scalars(q))
+        rows = list(s.scalars(q))
         return [
             HistoryPoint(
                 h.table_id,

@@ -106,7 +106,9 @@ function drawHeader(r) {
       h("a", { href: "/rules", id: "rules-link", "aria-current": r.name === "rules" ? "page" : null }, icon("book"), h("span", { class: "link-text" }, t("Rules"))),
       h("span", { class: "spacer" }),
       account.accountEntry(),
-      h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("Language")), h("span", {}, icon("globe")), langSelect),
+      // A phone's bar has no room for the longest name (Norsk bokmål): there the select
+      // lies unseen over its language's code, and its list shows every name whole.
+      h("label", { class: "lang-switch" }, h("span", { class: "sr-only" }, t("Language")), h("span", {}, icon("globe")), h("span", { class: "lang-code", "aria-hidden": "true" }, i18n.current().toUpperCase()), langSelect),
       h(
         "button",
         { type: "button", class: "icon-button", id: "settings-button", "aria-label": t("Settings"), title: t("Settings"), onclick: openSettings },

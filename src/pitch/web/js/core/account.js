@@ -24,20 +24,32 @@ export function onChange(fn) {
   listeners.add(fn);
 }
 
-// Whether this browser signed in (the session cookie is HttpOnly, so unseen here): a
-// guest who never did is not asked about at every page load.
+// Whether this browser may be signed in (the session cookie is HttpOnly, so unseen
+// here): a guest who never signed in is not asked about at every page load. Two signs:
+// this page's flag, and the server's marker cookie, "1" beside the session cookie with
+// its lifetime, which also tells a tab that another signed in, or a browser whose storage
+// was cleared or whose cookies came back without it.
 const SIGNED = "pitch.signedIn";
+const MARKER = "pitch_signed_in";
 
 function remember(signed) {
   try {
     if (signed) localStorage.setItem(SIGNED, "1");
     else localStorage.removeItem(SIGNED);
   } catch {
-    // No storage: asked at every page load instead.
+    // No storage: the marker cookie alone says.
   }
+  // A session the server ended (signed out elsewhere, expired): its marker goes too, so
+  // that the next pages ask no more.
+  if (!signed) document.cookie = `${MARKER}=; Max-Age=0; Path=/; SameSite=Lax`;
+}
+
+function hasMarker() {
+  return document.cookie.split(";").some((c) => c.trim().startsWith(`${MARKER}=`));
 }
 
 function mayBeSignedIn() {
+  if (hasMarker()) return true;
   try {
     return localStorage.getItem(SIGNED) !== null;
   } catch {
