@@ -13,6 +13,7 @@ from pitch.cli import (
     compare,
     db,
     play,
+    ratings,
     reports,
     serve,
     simulate,
@@ -39,6 +40,7 @@ serve.register(app)
 cluster.register(app)
 db.register(app)
 reports.register(app)
+ratings.register(app)
 train.register(app)
 analyze.register(app)
 

@@ -156,7 +156,11 @@ class TableService:
         """Friends, blocks, invites and reports (it finds names through the accounts
         room's lookup, handed in)."""
         self.ratings = Ratings(
-            self.db, self.repo, self.run_db, seat_accounts or account_store.seat_accounts
+            self.db,
+            self.repo,
+            self.run_db,
+            seat_accounts or account_store.seat_accounts,
+            account_store.seat_networks,
         )
         self.quick = QuickSeats(
             self.repo,

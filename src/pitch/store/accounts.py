@@ -169,9 +169,13 @@ class AccountStore:
 
     # ------------------------------------------------------------------ seats
 
-    def link_seats(self, account_id: int, seats: Sequence[tuple[str, str]]) -> int:
+    def link_seats(
+        self, account_id: int, seats: Sequence[tuple[str, str]], network: str | None = None
+    ) -> int:
         """Mark the seats held by these ``(table id, token hash)`` pairs as the
-        account's, where no account has them yet; the answer is how many."""
+        account's, where no account has them yet; the answer is how many. ``network``:
+        the keyed hash of the client network they were taken from (the ratings room
+        flags a rated game two of whose seats share one)."""
         n = 0
         with self.db.sessions.begin() as s:
             for table_id, token_hash in seats:
@@ -182,7 +186,7 @@ class AccountStore:
                         SeatModel.token_hash == token_hash,
                         SeatModel.account_id.is_(None),
                     )
-                    .values(account_id=account_id)
+                    .values(account_id=account_id, network_hash=network)
                 )
                 n += r.rowcount  # type: ignore[attr-defined]
         return n
@@ -197,6 +201,19 @@ class AccountStore:
                 )
             ).all()
         return {int(seat): int(account) for seat, account in rows if account is not None}
+
+    def seat_networks(self, table_id: str) -> dict[int, str]:
+        """The keyed network hashes the signed-in players' seats of the table were taken
+        from: seat -> hash (seats taken before they were stored have none)."""
+        with self.db.sessions() as s:
+            rows = s.execute(
+                select(SeatModel.seat, SeatModel.network_hash).where(
+                    SeatModel.table_id == table_id,
+                    SeatModel.account_id.is_not(None),
+                    SeatModel.network_hash.is_not(None),
+                )
+            ).all()
+        return {int(seat): str(h) for seat, h in rows if h is not None}
 
     def export(self, account_id: int) -> dict[str, Any]:
         """Everything stored about the account, no secrets (docs/server.md)."""

@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import LargeBinary
@@ -65,6 +66,10 @@ class SeatModel(Base):
         Integer, ForeignKey("accounts.id"), nullable=True, index=True
     )
     """The signed-in player who took the seat (``None``: a guest, or a bot)."""
+    network_hash: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The keyed hash of the client network (the per-client limits' key: an IPv4
+    address, an IPv6 /64) the signed-in player took the seat from, never the address:
+    the ratings room flags a game two of whose rated seats share one."""
 
 
 class EventModel(Base):
@@ -261,6 +266,10 @@ class RatedGameModel(Base):
     rated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     result: Mapped[dict[str, object]] = mapped_column(JSON)
     """Who was rated as what, seat by seat, and why a seat was not (the record)."""
+    shared_address: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Two or more of the rated seats were taken from one client network (one player
+    with two accounts, or a household): rated all the same, flagged for the operator
+    (``pitch ratings flagged``)."""
 
 
 class RatingHistoryModel(Base):

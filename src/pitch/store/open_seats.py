@@ -152,7 +152,7 @@ class OpenSeats:
             table_id,
             seat,
             (SeatModel.token_hash == token_hash,),
-            {"name": None, "token_hash": None, "account_id": None},
+            {"name": None, "token_hash": None, "account_id": None, "network_hash": None},
             "is not held by that token",
         )
 

@@ -203,7 +203,7 @@ class TableRepo:
         game is kept, with its record. :class:`StaleWrite` if the seat is not held by
         that token (or the table is not at ``seq``)."""
         values: dict[str, Any] = (
-            {"token_hash": None, "name": None, "account_id": None}
+            {"token_hash": None, "name": None, "account_id": None, "network_hash": None}
             if bot is None
             else {"kind": "bot", "bot": bot, "token_hash": None}
         )

@@ -310,13 +310,17 @@ class Accounts:
     async def export(self, account: AccountRow) -> dict[str, Any]:
         return await self.run_db(self.store.export, account.id)  # type: ignore[no-any-return]
 
-    async def link_seats(self, account: AccountRow, seats: Sequence[tuple[str, str]]) -> int:
+    async def link_seats(
+        self, account: AccountRow, seats: Sequence[tuple[str, str]], network: str | None
+    ) -> int:
         """The seats these ``(table id, seat token)`` pairs hold become the account's
-        (a guest who signs up keeps this browser's tables and games)."""
+        (a guest who signs up keeps this browser's tables and games). ``network``: the
+        client's key as the per-client limits have it (``api.deps.Client``: a keyed
+        hash of its IPv4 address or IPv6 /64), kept on the seats."""
         if not seats:
             return 0
         pairs = [(t, hash_token(token)) for t, token in seats]
-        return await self.run_db(self.store.link_seats, account.id, pairs)  # type: ignore[no-any-return]
+        return await self.run_db(self.store.link_seats, account.id, pairs, network)  # type: ignore[no-any-return]
 
     def close(self) -> None:
         self.hasher.close()

@@ -29,6 +29,7 @@ from pitch.server.api.deps import (
     _HOST,
     ERRORS,
     SESSION_COOKIE,
+    Client,
     Limit,
     Networks,
     ReadLimit,
@@ -115,7 +116,12 @@ async def _account(svc: TableService, a: AccountRow, linked: int | None = None) 
 
 @router.post("/api/accounts", status_code=201, responses={409: ERRORS[409]})
 async def sign_up(
-    body: Credentials, req: Request, resp: Response, svc: Service, limit: SignupLimit
+    body: Credentials,
+    req: Request,
+    resp: Response,
+    svc: Service,
+    limit: SignupLimit,
+    client: Client,
 ) -> Account:
     """Make an account and sign in (the session cookie). The seats in ``seats`` (this
     browser's, as a guest) become the account's. 409 ``name_in_use``; 422
@@ -123,14 +129,21 @@ async def sign_up(
     from this address."""
     limit.take()
     signed = await svc.accounts.sign_up(body.name, body.password)
-    linked = await svc.accounts.link_seats(signed.account, [(s.table, s.token) for s in body.seats])
+    linked = await svc.accounts.link_seats(
+        signed.account, [(s.table, s.token) for s in body.seats], client
+    )
     _set_session(req, resp, svc, signed)
     return await _account(svc, signed.account, linked)
 
 
 @router.post("/api/session")
 async def sign_in(
-    body: Credentials, req: Request, resp: Response, svc: Service, who: Networks
+    body: Credentials,
+    req: Request,
+    resp: Response,
+    svc: Service,
+    who: Networks,
+    client: Client,
 ) -> Account:
     """Sign in: a new session cookie (any session cookie sent along is not reused).
     401 ``bad_login``, the same answer for an unknown name and a wrong password;
@@ -139,7 +152,9 @@ async def sign_in(
         body.name, body.password, who, req.cookies.get(DEVICE_COOKIE)
     )
     await svc.accounts.sign_out(session_id(req))  # the one this browser had, if any
-    linked = await svc.accounts.link_seats(signed.account, [(s.table, s.token) for s in body.seats])
+    linked = await svc.accounts.link_seats(
+        signed.account, [(s.table, s.token) for s in body.seats], client
+    )
     _set_session(req, resp, svc, signed)
     return await _account(svc, signed.account, linked)
 
@@ -326,7 +341,13 @@ async def passkey_request_options(
 
 @router.post("/api/session/passkey")
 async def sign_in_with_passkey(
-    body: PasskeySignIn, req: Request, resp: Response, svc: Service, site: SiteOf, who: Networks
+    body: PasskeySignIn,
+    req: Request,
+    resp: Response,
+    svc: Service,
+    site: SiteOf,
+    who: Networks,
+    client: Client,
 ) -> Account:
     """Sign in with a passkey: the same session cookie as a password sign-in. 401
     ``bad_passkey`` (one answer for every refusal), counted against the address as
@@ -335,11 +356,11 @@ async def sign_in_with_passkey(
         site, body.credential.as_json(), req.cookies.get(PASSKEY_COOKIE), who
     )
     await svc.accounts.sign_out(session_id(req))
-    linked = await _link(svc, signed.account, body)
+    linked = await _link(svc, signed.account, body, client)
     _set_session(req, resp, svc, signed)
     resp.delete_cookie(PASSKEY_COOKIE, path=_PASSKEY_PATH, httponly=True, samesite="strict")
     return await _account(svc, signed.account, linked)
 
 
-async def _link(svc: TableService, account: AccountRow, body: PasskeySignIn) -> int:
-    return await svc.accounts.link_seats(account, [(s.table, s.token) for s in body.seats])
+async def _link(svc: TableService, account: AccountRow, body: PasskeySignIn, client: str) -> int:
+    return await svc.accounts.link_seats(account, [(s.table, s.token) for s in body.seats], client)

@@ -44,6 +44,7 @@ async def quick_seat(
     base: BaseUrl,
     limit: SeatLimit,
     account: MaybeSignedIn,
+    who: Client,
 ) -> QuickSeat:
     """Take a seat at a quick-play table: its free seat, or an open bot seat, which
     is yours when the hand in play ends (``waiting``; watch meanwhile). 409: no seat
@@ -53,7 +54,7 @@ async def quick_seat(
         table_id, body.name, account=None if account is None else account.id
     )
     if account is not None:  # a signed-in player's seat is their account's too
-        await svc.accounts.link_seats(account, [(table_id, token)])
+        await svc.accounts.link_seats(account, [(table_id, token)], who)
     return QuickSeat(
         table=table_id,
         seat=seat,

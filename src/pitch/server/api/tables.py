@@ -82,13 +82,14 @@ async def claim_seat(
     base: BaseUrl,
     limit: SeatLimit,
     account: MaybeSignedIn,
+    who: Client,
 ) -> Claimed:
     """Take an open human seat. The answer's ``token`` is the only key to the seat;
     a signed-in player's seat is also their account's."""
     limit.take()
     token = await svc.seats.claim(table_id, seat, body.name)
     if account is not None:
-        await svc.accounts.link_seats(account, [(table_id, token)])
+        await svc.accounts.link_seats(account, [(table_id, token)], who)
     return Claimed(table=table_id, seat=seat, token=token, ws_url=ws_url(base, table_id))
 
 
@@ -124,7 +125,7 @@ async def rematch(
     would make it has made its most tables a minute, or has its most unfinished."""
     new, seat, token = await svc.rematches.rematch(table_id, body.token, who, limit.take)
     if account is not None:
-        await svc.accounts.link_seats(account, [(new, token)])
+        await svc.accounts.link_seats(account, [(new, token)], who)
     return Claimed(table=new, seat=seat, token=token, ws_url=ws_url(base, new))
 
 

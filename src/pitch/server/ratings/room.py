@@ -14,7 +14,9 @@ from pitch.server.ratings.store import (
     PlayerRating,
     RatingStore,
     SeatAccounts,
+    SeatNetworks,
     TableRating,
+    no_networks,
 )
 from pitch.server.tables.events import GameFinished, TableAdopted, game_finished
 from pitch.server.tables.live import LiveTable
@@ -43,24 +45,31 @@ def no_accounts(_table_id: str) -> dict[int, int]:
 
 class Ratings:
     def __init__(
-        self, db: Database, repo: TableRepo, run_db: RunDb, accounts: SeatAccounts
+        self,
+        db: Database,
+        repo: TableRepo,
+        run_db: RunDb,
+        accounts: SeatAccounts,
+        networks: SeatNetworks = no_networks,
     ) -> None:
         self.store = RatingStore(db)
         self.repo = repo
         self.run_db = run_db
         self.accounts = accounts
+        self.networks = networks
+        """Where each signed-in seat was taken from (keyed), for the shared-address flag."""
 
     async def game_finished(self, ev: GameFinished) -> None:
         """A game ended here: rate it (should this fail, the next sweep does)."""
         if ev.rated:
-            await self.run_db(self.store.apply, ev, self.accounts)
+            await self.run_db(self.store.apply, ev, self.accounts, self.networks)
 
     async def table_adopted(self, ev: TableAdopted) -> None:
         """A finished rated table came to this process: the one that finished it may
         have stopped before rating it."""
         t = ev.table
         if t.status == "over" and t.options.rated and t.state is not None:
-            await self.run_db(self.store.apply, game_finished(t), self.accounts)
+            await self.run_db(self.store.apply, game_finished(t), self.accounts, self.networks)
 
     async def sweep(self) -> int:
         """Rate every finished rated game not rated yet (a process stopped between a
@@ -73,7 +82,7 @@ class Ratings:
                     continue
                 t = LiveTable.from_stored(stored)
                 if t.state is not None and await self.run_db(
-                    self.store.apply, game_finished(t), self.accounts
+                    self.store.apply, game_finished(t), self.accounts, self.networks
                 ):
                     done += 1
             except Exception:  # one game's failure must not keep the others unrated

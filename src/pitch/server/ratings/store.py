@@ -46,6 +46,16 @@ SeatAccounts = Callable[[str], Mapping[int, int]]
 """A table's seats held (or left) by signed-in players: seat to account id. Run in the
 database's threads; the accounts room reads ``seats.account_id``."""
 
+SeatNetworks = Callable[[str], Mapping[int, str]]
+"""A table's seats held by signed-in players: seat to the keyed hash of the client
+network each was taken from (``seats.network_hash``; never the address)."""
+
+
+def no_networks(_table_id: str) -> dict[int, str]:
+    """No seat's network is known (a server without accounts)."""
+    return {}
+
+
 LEADERBOARD_SIZE = 100
 HISTORY_LIMIT = 500
 """The most history points read at once (a profile's chart)."""
@@ -99,6 +109,18 @@ class Leaderboard:
 
 
 @dataclass(frozen=True, slots=True)
+class FlaggedGame:
+    """A rated game two or more of whose rated seats were taken from one client
+    network (the operator's list: ``pitch ratings flagged``)."""
+
+    table_id: str
+    kind: str
+    rated_at: datetime
+    names: tuple[str, ...]
+    """The rated accounts' names, in account order."""
+
+
+@dataclass(frozen=True, slots=True)
 class SeatChange:
     seat: int
     before: int
@@ -123,21 +145,30 @@ class RatingStore:
         with self.db.sessions() as s:
             return s.get(RatedGameModel, table_id) is not None
 
-    def apply(self, ev: GameFinished, accounts: SeatAccounts) -> bool:
+    def apply(
+        self, ev: GameFinished, accounts: SeatAccounts, networks: SeatNetworks = no_networks
+    ) -> bool:
         """Rate ``ev`` unless it was rated: True if it was rated now."""
         if not ev.rated or self.applied(ev.table_id):
             return False
         seat_accounts = dict(accounts(ev.table_id))
+        seat_networks = dict(networks(ev.table_id))
         for _ in range(3):
             try:
-                return self._apply(ev, seat_accounts)
+                return self._apply(ev, seat_accounts, seat_networks)
             except IntegrityError:  # another process rated it, or made a rating row first
                 log.info("rating of table %s met another; trying again", ev.table_id)
         return False
 
-    def _apply(self, ev: GameFinished, accounts: Mapping[int, int]) -> bool:
+    def _apply(
+        self, ev: GameFinished, accounts: Mapping[int, int], networks: Mapping[int, str]
+    ) -> bool:
         now = datetime.now(UTC)
         seat_of = {a: i for i, a in rated_accounts(ev, accounts).items()}
+        # Rated all the same (a household or a school plays from one address), but
+        # flagged for the operator: one player may be feeding a second account.
+        taken_from = [networks[i] for i in seat_of.values() if i in networks]
+        shared = len(taken_from) > len(set(taken_from))
         ids = sorted(seat_of)
         by_seat = {s.seat: s for s in ev.seats}
         with self.db.sessions() as s, s.begin():
@@ -146,7 +177,9 @@ class RatingStore:
             # The game's key first: a second rating of it stops here (or waits for this
             # one, on PostgreSQL), and on SQLite this write takes the write lock, so
             # that the ratings read below cannot change before they are written.
-            game = RatedGameModel(table_id=ev.table_id, kind=ev.kind, rated_at=now, result={})
+            game = RatedGameModel(
+                table_id=ev.table_id, kind=ev.kind, rated_at=now, result={}, shared_address=shared
+            )
             s.add(game)
             s.flush()
             rows = {
@@ -216,6 +249,30 @@ class RatingStore:
             return list(s.scalars(q))
 
     # ------------------------------------------------------------ reading
+
+    def flagged(self, limit: int = 1000) -> list[FlaggedGame]:
+        """The newest ``limit`` rated games flagged ``shared_address``, newest first."""
+        with self.db.sessions() as s:
+            games = list(
+                s.scalars(
+                    select(RatedGameModel)
+                    .where(RatedGameModel.shared_address == true())
+                    .order_by(RatedGameModel.rated_at.desc(), RatedGameModel.table_id)
+                    .limit(limit)
+                )
+            )
+            names: dict[str, list[str]] = {g.table_id: [] for g in games}
+            rows = s.execute(
+                select(RatingHistoryModel.table_id, AccountModel.name)
+                .join(AccountModel, AccountModel.id == RatingHistoryModel.account_id)
+                .where(RatingHistoryModel.table_id.in_(list(names)))
+                .order_by(RatingHistoryModel.account_id)
+            ).tuples()
+            for table_id, name in rows:
+                names[table_id].append(name)
+        return [
+            FlaggedGame(g.table_id, g.kind, g.rated_at, tuple(names[g.table_id])) for g in games
+        ]
 
     def ratings_of(self, account_id: int) -> list[PlayerRating]:
         """An account's ratings, one per kind it has played."""
