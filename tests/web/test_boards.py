@@ -97,6 +97,14 @@ def test_leaderboard_and_profile(
         expect(page.locator("h1")).to_have_text(ANN)
         points = page.locator(".rating-chart circle.point")
         expect(points).to_have_count(GAMES)  # one point per rated game
+        # The line starts a step before the first game, at the rating before it (one
+        # game is a line from 1,500, not a lone dot).
+        line = page.locator(".rating-chart polyline.kind-headsup")
+        expect(line).to_have_count(1)
+        xy = [tuple(map(float, p.split(","))) for p in (line.get_attribute("points") or "").split()]
+        assert len(xy) == GAMES + 1, xy
+        first_x, first_y = (float(points.first.get_attribute(a) or "nan") for a in ("cx", "cy"))
+        assert xy[0][0] < first_x and xy[0][1] != first_y and xy[1] == (first_x, first_y), xy
         expect(page.locator(".rating-chart .tick").first).to_be_visible()
         # One tab stop, the newest game; the arrow keys walk back to the first.
         expect(page.locator(".rating-chart [tabindex='0']")).to_have_count(1)
