@@ -263,6 +263,13 @@ function fillActions(box, name) {
 
 function outcomeText(g) {
   if (g.left) return t("Left (a loss)");
+  // A solo game has one winner and several places: 2nd of 3 can raise a rating, and
+  // "Lost" would read as false. One message per place: ordinals differ by language.
+  if (g.kind === "solo" && Number.isInteger(g.place) && Number.isInteger(g.sides)) {
+    const n = num(g.sides);
+    const place = [t("1st of {n}", { n }), t("2nd of {n}", { n }), t("3rd of {n}", { n }), t("4th of {n}", { n }), t("5th of {n}", { n }), t("6th of {n}", { n }), t("7th of {n}", { n })][g.place - 1];
+    if (place) return place;
+  }
   return { win: t("Won"), loss: t("Lost"), draw: t("Drawn") }[g.outcome] ?? g.outcome;
 }
 
