@@ -9,11 +9,13 @@ import contextlib
 import re
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import expect
+from sqlalchemy import select
 
 from pitch.server.ratings.scale import BOT_RATINGS
 from pitch.store import Database
@@ -26,6 +28,8 @@ PASSWORD = "correct horse battery"
 ANN, BOB = "Ann Marlowe", "Бобров"
 OTHERS = {"Cleo": 1890, "Dmitri K": 1620, "Eve": 1350}
 GAMES = 2
+SOLO = "solo0000old"  # a solo game of Ann's, 2nd of 3, before the heads-up ones
+PLACE = {"en": "2nd of 3", "ru": "2-е место из 3"}
 
 
 @pytest.fixture(scope="module")
@@ -45,14 +49,46 @@ def boards(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list
             for name, rating in OTHERS.items():
                 seed_rating(db, name, rating, 14)
             seed_rating(db, ANN, 1710, 11)
+            _seed_solo_game(db, ANN)
         finally:
             db.engine.dispose()
         # Each rating is written just after its game's end: wait for the last.
         deadline = time.monotonic() + margin(30)
-        while len(clients[ANN].get(f"/api/players/{ANN}").json()["history"]) < GAMES:
+        while len(clients[ANN].get(f"/api/players/{ANN}").json()["history"]) < GAMES + 1:
             assert time.monotonic() < deadline, "the rated games were not rated"
             time.sleep(0.2)
         yield url, tables
+
+
+def _seed_solo_game(db: Database, name: str) -> None:
+    """A rated solo game of ``name``'s an hour ago, written as the server writes one:
+    2nd of 3, a "loss" that raised the rating (1,500 to 1,510)."""
+    from pitch.server.ratings.scale import MU, SCALE
+    from pitch.store.models import AccountModel, RatedGameModel, RatingHistoryModel
+
+    at = datetime.now(UTC) - timedelta(hours=1)
+    with db.sessions.begin() as s:
+        aid = s.scalar(select(AccountModel.id).where(AccountModel.name == name))
+        assert aid is not None
+        seats: list[dict[str, object]] = [{"seat": 0, "side": 0, "place": 1, "account": aid}]
+        for seat, place in [(1, 0), (2, 2)]:
+            seats.append({"seat": seat, "side": seat, "place": place, "bot": "heuristic"})
+        result = {"kind": "solo", "scores": [5, 7, 2], "winners": [1], "seats": seats}
+        s.add(RatedGameModel(table_id=SOLO, kind="solo", rated_at=at, result=result))
+        s.add(
+            RatingHistoryModel(
+                table_id=SOLO,
+                account_id=aid,
+                kind="solo",
+                at=at,
+                mu_before=MU,
+                sigma_before=3.0,
+                mu_after=MU + 10 / SCALE,
+                sigma_after=3.0,
+                outcome="loss",
+                left=False,
+            )
+        )
 
 
 def _signed_in_page(browser: Any, url: str, lang: str, width: int, height: int) -> Any:
@@ -96,20 +132,34 @@ def test_leaderboard_and_profile(
         expect(page).to_have_url(re.compile(r"/players/Ann%20Marlowe$"))
         expect(page.locator("h1")).to_have_text(ANN)
         points = page.locator(".rating-chart circle.point")
-        expect(points).to_have_count(GAMES)  # one point per rated game
+        expect(points).to_have_count(GAMES + 1)  # one point per rated game
+        # The line starts a step before the first game, at the rating before it (one
+        # game is a line from 1,500, not a lone dot).
+        line = page.locator(".rating-chart polyline.kind-headsup")
+        expect(line).to_have_count(1)
+        xy = [tuple(map(float, p.split(","))) for p in (line.get_attribute("points") or "").split()]
+        assert len(xy) == GAMES + 1, xy
+        dot = page.locator(".rating-chart circle.point.kind-headsup").first
+        first_x, first_y = (float(dot.get_attribute(a) or "nan") for a in ("cx", "cy"))
+        assert xy[0][0] < first_x and xy[0][1] != first_y and xy[1] == (first_x, first_y), xy
         expect(page.locator(".rating-chart .tick").first).to_be_visible()
         # One tab stop, the newest game; the arrow keys walk back to the first.
         expect(page.locator(".rating-chart [tabindex='0']")).to_have_count(1)
         points.last.focus()
-        page.keyboard.press("ArrowLeft")
-        expect(points.first).to_be_focused()
-        first = points.first.get_attribute("aria-label")
-        assert first and "1" in first
+        for _ in range(GAMES):
+            page.keyboard.press("ArrowLeft")
+        oldest = page.locator(".rating-chart circle.point.kind-solo")  # game 1
+        expect(oldest).to_be_focused()
+        first = oldest.get_attribute("aria-label")
+        assert first and "1" in first and PLACE[lang] in first
         expect(page.locator(".chart-readout")).to_have_text(first)
         expect(page.locator(".profile-stats thead th")).to_have_count(2)  # heads-up, solo
         expect(page.locator(".profile-stats tbody tr")).to_have_count(6)
         recent = page.locator(".recent-games li")
-        expect(recent).to_have_count(GAMES)
+        expect(recent).to_have_count(GAMES + 1)
+        # A solo game says its place: a "loss" here raised the rating.
+        expect(recent.last).to_have_attribute("data-table", SOLO)
+        expect(recent.last.locator("b")).to_have_text(PLACE[lang])
         expect(recent.first).to_have_attribute("data-table", tables[-1])  # newest first
         assert_accessible(page, f"profile ({lang})")
         shots(page, f"boards-profile-{lang}", full=True)

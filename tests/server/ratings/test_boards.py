@@ -167,6 +167,8 @@ def test_a_rated_game_shows_on_both_profiles(accounts_server: ServerProcess) -> 
             game = history[0]
             assert game["table"] == t and game["kind"] == "headsup" and game["before"] == 1500
             assert game["outcome"] == ("win" if seat == winner else "loss")
+            # The place (what a solo game's profile shows): from the rated game's result.
+            assert (game["place"], game["sides"]) == ((1 if seat == winner else 2), 2)
             assert (game["after"] > 1500) == (seat == winner)
             assert p["recent"] == history
             ratings = p["ratings"]

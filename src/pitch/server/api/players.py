@@ -69,6 +69,8 @@ def _game(p: HistoryPoint) -> RatedGame:
         after=p.after,
         outcome=p.outcome,  # type: ignore[arg-type]
         left=p.left,
+        place=p.place,
+        sides=p.sides,
     )
 
 

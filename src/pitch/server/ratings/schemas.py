@@ -69,6 +69,11 @@ class RatedGame(BaseModel):
     after: int
     outcome: Literal["win", "loss", "draw"]
     left: bool
+    place: int | None = None
+    """The player's side's place, 1 first (equal sides share one): a solo game's
+    result, where "loss" is every place but the first."""
+    sides: int | None = None
+    """How many sides played (``place`` of ``sides``)."""
 
 
 class ProfileOut(BaseModel):

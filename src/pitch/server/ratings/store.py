@@ -84,6 +84,10 @@ class HistoryPoint:
     after: int
     outcome: str
     left: bool
+    place: int | None = None
+    """1 first, equal sides sharing one (from the game's ``rated_games`` result)."""
+    sides: int | None = None
+    """How many sides played (a solo game's players)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +337,10 @@ class RatingStore:
             q = q.where(RatingHistoryModel.kind == kind)
         q = q.order_by(RatingHistoryModel.at.desc()).limit(min(limit, HISTORY_LIMIT))
         rows = list(s.scalars(q))
+        games = s.scalars(
+            select(RatedGameModel).where(RatedGameModel.table_id.in_({h.table_id for h in rows}))
+        )
+        placed = {g.table_id: _placed(g.result, account_id) for g in games}
         return [
             HistoryPoint(
                 h.table_id,
@@ -342,6 +350,7 @@ class RatingStore:
                 shown(h.mu_after),
                 h.outcome,
                 h.left,
+                *placed.get(h.table_id, (None, None)),
             )
             for h in reversed(rows)
         ]
@@ -422,3 +431,16 @@ class RatingStore:
             mu, above = mine
             place = above + sum(bot_mu(lv) > mu for lv in BOT_RATINGS) + 1
         return Leaderboard(kind, rows, place)
+
+
+def _placed(result: object, account_id: int) -> tuple[int | None, int | None]:
+    """The account's place (1 first) in a rated game's result, and how many sides."""
+    if not isinstance(result, dict):
+        return None, None
+    seats, scores = result.get("seats"), result.get("scores")
+    sides = len(scores) if isinstance(scores, list) else None
+    for e in seats if isinstance(seats, list) else []:
+        if isinstance(e, dict) and e.get("account") == account_id:
+            place = e.get("place")
+            return (place + 1 if isinstance(place, int) else None), sides
+    return None, sides

@@ -63,14 +63,28 @@ export function clear(el) {
 }
 
 let toastTimer = 0;
+let toastFrom = null; // the page that showed the toast now up, if it said (see dismissToast)
 /** A short message in the shared live region (read by screen readers too): a text, or
- * texts and nodes (a refusal's link to its rule). */
-export function toast(content, kind = "info") {
+ * texts and nodes (a refusal's link to its rule). `from` names a page whose toasts
+ * mean nothing once it is left (dismissToast). */
+export function toast(content, kind = "info", from = null) {
   const box = document.getElementById("toast");
   if (!box) return;
   append(clear(box), [content]);
   box.className = `toast show ${kind}`;
+  toastFrom = from;
   hideToast(box, kind === "error" ? 5000 : 3000);
+}
+
+/** Take the toast off the screen if `from` showed it: a table's news ("Bot 3 made the
+ * bid") would otherwise cover the next page's top bar. */
+export function dismissToast(from) {
+  const box = document.getElementById("toast");
+  if (box && toastFrom === from) {
+    clearTimeout(toastTimer);
+    box.className = "toast";
+    toastFrom = null;
+  }
 }
 
 /** Take a refusal off the screen once the move it refused is behind us (the state

@@ -263,6 +263,13 @@ function fillActions(box, name) {
 
 function outcomeText(g) {
   if (g.left) return t("Left (a loss)");
+  // A solo game has one winner and several places: 2nd of 3 can raise a rating, and
+  // "Lost" would read as false. One message per place: ordinals differ by language.
+  if (g.kind === "solo" && Number.isInteger(g.place) && Number.isInteger(g.sides)) {
+    const n = num(g.sides);
+    const place = [t("1st of {n}", { n }), t("2nd of {n}", { n }), t("3rd of {n}", { n }), t("4th of {n}", { n }), t("5th of {n}", { n }), t("6th of {n}", { n }), t("7th of {n}", { n })][g.place - 1];
+    if (place) return place;
+  }
   return { win: t("Won"), loss: t("Lost"), draw: t("Drawn") }[g.outcome] ?? g.outcome;
 }
 
@@ -342,7 +349,9 @@ function niceStep(lo, hi, want) {
 }
 
 /** The rating after each game, one line per kind, x the game's number (all kinds
- *  counted, oldest first), y the rating; every point focusable with its reading. */
+ *  counted, oldest first), y the rating; every point focusable with its reading. Each
+ *  line starts one step left of its kind's first game, at the rating before it: one
+ *  game is a line from where the player started, not a lone dot. */
 function chart(history) {
   const width = Math.max(280, Math.min(1100, (root?.clientWidth || 600) - 40));
   const height = width < 500 ? 220 : 280;
@@ -352,7 +361,8 @@ function chart(history) {
   const lo = Math.floor((Math.min(...ys) - 1) / step) * step;
   const hi = Math.ceil((Math.max(...ys) + 1) / step) * step;
   const n = history.length;
-  const x = (i) => pad.left + (n === 1 ? (width - pad.left - pad.right) / 2 : (i * (width - pad.left - pad.right)) / (n - 1));
+  // Slot 0 is before the first game; game i (0-based) is at slot i + 1.
+  const x = (i) => pad.left + ((i + 1) * (width - pad.left - pad.right)) / n;
   const y = (v) => pad.top + ((hi - v) * (height - pad.top - pad.bottom)) / (hi - lo);
   const readout = h("p", { class: "chart-readout muted", "aria-live": "polite" }, t("Select a point to read it: Tab to the chart, then the arrow keys."));
   const svg = s("svg", { class: "rating-chart", width, height, viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": t("Rating after each rated game") });
@@ -360,7 +370,7 @@ function chart(history) {
     svg.append(s("line", { class: "grid", x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v) }), s("text", { class: "tick", x: pad.left - 6, y: y(v) + 4, "text-anchor": "end" }, num(v)));
   }
   const xStep = niceStep(1, n, width < 500 ? 3 : 6);
-  for (let i = 1; i <= n; i += xStep) svg.append(s("text", { class: "tick", x: x(i - 1), y: height - pad.bottom + 16, "text-anchor": "middle" }, num(i)));
+  for (let i = 0; i <= n; i += xStep) svg.append(s("text", { class: "tick", x: x(i - 1), y: height - pad.bottom + 16, "text-anchor": "middle" }, num(i)));
   svg.append(s("text", { class: "axis-label", x: (pad.left + width - pad.right) / 2, y: height - 4, "text-anchor": "middle" }, t("Rated games")));
   const legend = [];
   const dots = new Array(n); // in game order: the arrow keys walk them
@@ -368,7 +378,9 @@ function chart(history) {
     const pts = history.map((g, i) => [g, i]).filter(([g]) => g.kind === kind);
     if (!pts.length) continue;
     legend.push(h("li", { class: `kind-${kind}` }, h("span", { class: "swatch", "aria-hidden": "true" }), kindName(kind)));
-    svg.append(s("polyline", { class: `line kind-${kind}`, points: pts.map(([g, i]) => `${x(i)},${y(g.after)}`).join(" ") }));
+    const [first, at] = pts[0];
+    const line = [`${x(at - 1)},${y(first.before)}`, ...pts.map(([g, i]) => `${x(i)},${y(g.after)}`)];
+    svg.append(s("polyline", { class: `line kind-${kind}`, points: line.join(" ") }));
     for (const [g, i] of pts) {
       const label = t("{kind}, game {n}, {date}: {outcome}, {before} → {after}", { kind: kindName(kind), n: num(i + 1), date: day(g.at), outcome: outcomeText(g), before: num(g.before), after: num(g.after) });
       const show = () => (readout.textContent = label);

@@ -3,7 +3,7 @@
 import * as api from "../core/api.js";
 import { bidText, cardEl, renderBoard } from "./board.js";
 import { cardName, sortHand, suitName } from "../core/cards.js";
-import { announce, append, clear, dismissError, h, toast } from "../core/dom.js";
+import { announce, append, clear, dismissError, dismissToast, h, toast } from "../core/dom.js";
 import { icon } from "../core/icons.js";
 import { serverText, t } from "../core/i18n.js";
 import { apiError, refusalText, serverError, withRuleLinks } from "../core/messages.js";
@@ -76,6 +76,7 @@ async function rereadTable() {
 export function leave() {
   S.closed = true;
   S.ws?.close();
+  dismissToast("table");
 }
 
 export function redraw() {
@@ -183,7 +184,7 @@ function onState(m) {
       if (/^[2-9TJQKA]/i.test(text)) sound.card();
     }
     if (done && Number.isInteger(done.winner)) said.push(t("{name} won the trick.", { name: name(done.winner) }));
-    if (g.hands_played > pg.hands_played && g.last_hand) toast(handResultText(g, g.last_hand));
+    if (g.hands_played > pg.hands_played && g.last_hand) toast(handResultText(g, g.last_hand), "info", "table");
     madeFor(m, prev);
     if (g.turn === S.seat && pg.turn !== S.seat) {
       sound.turn();
@@ -584,7 +585,7 @@ function moveFocus(e, i, cards) {
 
 function refuse(text) {
   sound.refuse();
-  toast(withRuleLinks(text), "error");
+  toast(withRuleLinks(text), "error", "table");
 }
 
 /** Refuse a card or bid the engine refused (the state's `refusals`), in its words. */
@@ -602,7 +603,7 @@ function clickCard(c) {
   if (g.phase === "bid") {
     if (pitchBid(g)) {
       S.selected = S.selected === c ? null : c;
-      toast(t("To pitch, drop the card in the middle or press Pitch: you bid 4 and lead it."));
+      toast(t("To pitch, drop the card in the middle or press Pitch: you bid 4 and lead it."), "info", "table");
       S.focusCard = c;
       draw();
       return;
