@@ -18,10 +18,10 @@ import base64
 import hashlib
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from datetime import datetime, timedelta
+from typing import Any
 
 from cbor2 import CBORError
 from webauthn import (
@@ -44,9 +44,6 @@ from pitch.server.kernel.errors import ServiceError
 from pitch.server.kernel.text import TextRefused, clean_text
 from pitch.store.accounts import AccountRow
 from pitch.store.passkeys import PasskeyRefused, PasskeyRow, PasskeyStore
-
-if TYPE_CHECKING:
-    from pitch.server.accounts.service import Accounts, Signed
 
 PASSKEYS_PER_ACCOUNT = 10
 """Passkeys one account may have (each one row, and one more id in every
@@ -105,19 +102,34 @@ def _challenge_of(credential: dict[str, Any]) -> str:
 
 
 class Passkeys:
-    def __init__(self, accounts: Accounts, store: PasskeyStore) -> None:
-        self.accounts = accounts
+    """Passkeys' registration and their answers' checks. The accounts service hands
+    in what it shares with them (its database threads, clock, key and account
+    lookup) and keeps the sign-in itself: throttling and the session."""
+
+    def __init__(
+        self,
+        store: PasskeyStore,
+        *,
+        run_db: Callable[..., Awaitable[Any]],
+        now: Callable[[], datetime],
+        mac: Callable[[str], str],
+        account_of: Callable[[int], AccountRow | None],
+    ) -> None:
         self.store = store
+        self.run_db = run_db
+        self.now = now
+        self.mac = mac
+        self.account_of = account_of
 
     def _user_handle(self, account_id: int) -> bytes:
         """The account's WebAuthn user id: a keyed hash of its number (no name, no
         number an authenticator could show or another site could link)."""
-        return bytes.fromhex(self.accounts._mac(f"passkey user:{account_id}"))
+        return bytes.fromhex(self.mac(f"passkey user:{account_id}"))
 
     async def _challenge(self, purpose: str, binding: str) -> bytes:
         challenge = secrets.token_bytes(32)
-        now = self.accounts._now()
-        await self.accounts.run_db(
+        now = self.now()
+        await self.run_db(
             self.store.add_challenge,
             _sha(_b64(challenge)),
             purpose,
@@ -129,8 +141,8 @@ class Passkeys:
 
     async def _take(self, credential: dict[str, Any], purpose: str, binding: str) -> bytes:
         challenge = _challenge_of(credential)
-        ok = await self.accounts.run_db(
-            self.store.take_challenge, _sha(challenge), purpose, binding, self.accounts._now()
+        ok = await self.run_db(
+            self.store.take_challenge, _sha(challenge), purpose, binding, self.now()
         )
         if not ok:
             raise _bad("the passkey's challenge is unknown, used or expired: try again")
@@ -202,7 +214,7 @@ class Passkeys:
             t for t in credential.get("response", {}).get("transports", []) if t in _TRANSPORTS
         ]
         try:
-            return await self.accounts.run_db(  # type: ignore[no-any-return]
+            return await self.run_db(  # type: ignore[no-any-return]
                 self.store.add,
                 account.id,
                 _b64(verified.credential_id),
@@ -210,7 +222,7 @@ class Passkeys:
                 verified.sign_count,
                 sorted(set(transports)),
                 name,
-                self.accounts._now(),
+                self.now(),
                 PASSKEYS_PER_ACCOUNT,
             )
         except PasskeyRefused as e:
@@ -219,10 +231,10 @@ class Passkeys:
             raise ServiceError(409, "this passkey is registered already", "passkey_known") from None
 
     async def passkeys(self, account: AccountRow) -> list[PasskeyRow]:
-        return await self.accounts.run_db(self.store.of_account, account.id)  # type: ignore[no-any-return]
+        return await self.run_db(self.store.of_account, account.id)  # type: ignore[no-any-return]
 
     async def remove(self, account: AccountRow, passkey_id: int) -> None:
-        if not await self.accounts.run_db(self.store.remove, account.id, passkey_id):
+        if not await self.run_db(self.store.remove, account.id, passkey_id):
             raise ServiceError(404, "the account has no passkey with this id", "no_passkey")
 
     # ------------------------------------------------------------------ signing in
@@ -243,40 +255,15 @@ class Passkeys:
         )
         return options_to_json_dict(options)
 
-    async def sign_in(
-        self,
-        site: Site,
-        credential: dict[str, Any],
-        nonce: str | None,
-        networks: Sequence[tuple[str, float]],
-    ) -> Signed:
-        """Signed in by the passkey this answer was signed with, or 401 ``bad_passkey``
-        (one answer for an unknown passkey, a bad signature, a used or expired
-        challenge), each failure counted against the address as a failed password
-        sign-in is, and refused (429) while the address must wait."""
-        accounts = self.accounts
-        addresses = accounts._address_keys(networks)
-        waits = await accounts.run_db(
-            accounts.store.throttle_waits, [k for k, _, _ in addresses], accounts.clock()
-        )
-        if waits:
-            raise accounts._refuse(max(waits.values()))
-        try:
-            account = await self._signed(site, credential, nonce)
-        except ServiceError:
-            await accounts._fail(addresses)
-            raise
-        return await accounts._session(account)
-
-    async def _signed(
-        self, site: Site, credential: dict[str, Any], nonce: str | None
-    ) -> AccountRow:
+    async def verify(self, site: Site, credential: dict[str, Any], nonce: str | None) -> AccountRow:
+        """The live account whose passkey signed this answer to this browser's
+        challenge, or 401 ``bad_passkey``."""
         if not nonce or len(nonce) > 64:
             raise _bad("no sign-in with a passkey was asked for from this browser")
         if credential["id"] != credential["rawId"]:
             raise _bad()  # the id looked up must be the one signed for
         expected = await self._take(credential, "sign_in", _sha("nonce:" + nonce))
-        passkey = await self.accounts.run_db(self.store.by_credential, credential["id"])
+        passkey = await self.run_db(self.store.by_credential, credential["id"])
         if passkey is None:
             raise _bad()
         handle = credential["response"].get("userHandle")
@@ -297,16 +284,16 @@ class Passkeys:
             raise _bad() from None
         # The counter moves from the value checked, or the answer does not count
         # (another answer signed with the same counter got in first: a clone).
-        moved = await self.accounts.run_db(
+        moved = await self.run_db(
             self.store.used,
             passkey.id,
             passkey.sign_count,
             verified.new_sign_count,
-            self.accounts._now(),
+            self.now(),
         )
         if not moved:
             raise _bad()
-        account = await self.accounts.run_db(self.accounts.store.get, passkey.account_id)
+        account = await self.run_db(self.account_of, passkey.account_id)
         if account is None or account.deleted:
             raise _bad()
         return account  # type: ignore[no-any-return]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from pitch.server.accounts.passkeys import Passkeys
+from pitch.server.accounts.passkeys import Passkeys, Site
 from pitch.server.accounts.passwords import MAX_PASSWORD, MIN_PASSWORD, Hasher, normalized
 from pitch.server.kernel.errors import ServiceError
 from pitch.server.kernel.text import TextRefused, check_name, name_key, skeleton
@@ -96,7 +96,13 @@ class Accounts:
         self._key = hmac.new(secret, b"pitch accounts", hashlib.sha256).digest()
         self.clock = clock
         self._sign_ins = 0
-        self.passkeys = Passkeys(self, PasskeyStore(store.db))
+        self.passkeys = Passkeys(
+            PasskeyStore(store.db),
+            run_db=run_db,
+            now=self._now,
+            mac=self._mac,
+            account_of=store.get,
+        )
         """The second way in (:mod:`pitch.server.accounts.passkeys`)."""
 
     def _now(self) -> datetime:
@@ -267,6 +273,30 @@ class Accounts:
             now = self.clock()
             await self.run_db(self.store.purge, self._now(), now - self.limits.forget_seconds)
         account = await self._verified(name, password, networks, device)
+        return await self._session(account)
+
+    async def passkey_sign_in(
+        self,
+        site: Site,
+        credential: dict[str, Any],
+        nonce: str | None,
+        networks: Sequence[tuple[str, float]],
+    ) -> Signed:
+        """Signed in by the passkey this answer was signed with, or 401 ``bad_passkey``
+        (one answer for an unknown passkey, a bad signature, a used or expired
+        challenge), each failure counted against the address as a failed password
+        sign-in is, and refused (429) while the address must wait."""
+        addresses = self._address_keys(networks)
+        waits = await self.run_db(
+            self.store.throttle_waits, [k for k, _, _ in addresses], self.clock()
+        )
+        if waits:
+            raise self._refuse(max(waits.values()))
+        try:
+            account = await self.passkeys.verify(site, credential, nonce)
+        except ServiceError:
+            await self._fail(addresses)
+            raise
         return await self._session(account)
 
     async def change_password(

@@ -352,7 +352,7 @@ async def sign_in_with_passkey(
     """Sign in with a passkey: the same session cookie as a password sign-in. 401
     ``bad_passkey`` (one answer for every refusal), counted against the address as
     failed password sign-ins are; 429 ``too_many_attempts``."""
-    signed = await svc.accounts.passkeys.sign_in(
+    signed = await svc.accounts.passkey_sign_in(
         site, body.credential.as_json(), req.cookies.get(PASSKEY_COOKIE), who
     )
     await svc.accounts.sign_out(session_id(req))
