@@ -195,3 +195,19 @@ def test_a_bad_rule_option_is_a_usage_error_naming_it(command: str, rule: str, s
     res = runner.invoke(app, [command, *bots, "--rule", rule], terminal_width=400)
     assert res.exit_code == 2
     assert says in " ".join(res.output.split())
+
+
+@pytest.mark.parametrize("command", [["reports", "list"], ["ratings", "flagged"]])
+def test_the_operators_reads_say_what_is_wrong_with_a_database(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """A database no server has set up (the read never migrates it: a server may be
+    running on it), and a URL of no database: one line each, and exit 2."""
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    r = runner.invoke(app, [*command, "--db", f"sqlite:///{empty}"])
+    assert r.exit_code == 2, r.output
+    assert "no such table" in r.output and "'pitch serve' upgrades it" in r.output
+    assert "SELECT" not in r.output  # the driver's words, not the SQL
+    r = runner.invoke(app, [*command, "--db", "bogus://x"])
+    assert r.exit_code == 2 and "Can't load plugin" in r.output, r.output

@@ -3,10 +3,16 @@ tables it has (docs/deploy.md, "Backups")."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
+
+if TYPE_CHECKING:
+    from pitch.store import Database
+
+T = TypeVar("T")
 
 DB_OPTION = typer.Option(
     help="Database URL as for 'pitch serve' (PITCH_DB; default: SQLite in the user's "
@@ -25,6 +31,29 @@ def _url(db: str | None) -> str:
     from pitch.store import default_url
 
     return db or default_url()
+
+
+def read_store(db: str | None, command: str, read: Callable[[Database], T]) -> T:
+    """``read(database)`` on the server's database, opened without upgrading it (an
+    operator's read never migrates a database a server may be running on); a bad URL
+    or an unreachable database ends the command with its error (exit 2)."""
+    from sqlalchemy.exc import ArgumentError, OperationalError, ProgrammingError, SQLAlchemyError
+
+    from pitch.store import Database
+
+    try:
+        database = Database(_url(db), migrate=False)
+        try:
+            return read(database)
+        finally:
+            database.close()
+    except (ArgumentError, SQLAlchemyError) as e:
+        cause = getattr(e, "orig", None) or e  # the driver's words, not the SQL sent
+        hint = ""
+        if isinstance(e, (OperationalError, ProgrammingError)) and "table" in str(cause):
+            hint = " (not a database this version of pitch has served: 'pitch serve' upgrades it)"
+        typer.echo(f"pitch {command}: {cause}{hint}", err=True)
+        raise typer.Exit(2) from None
 
 
 def backup(

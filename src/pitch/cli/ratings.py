@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pitch.cli.db import DB_OPTION
+from pitch.cli.db import DB_OPTION, read_store
 
 
 def register(app: typer.Typer) -> None:
@@ -26,20 +26,9 @@ def list_flagged(
     seats taken from one IPv4 address or IPv6 /64): the table, when it was rated, its
     kind, and the rated accounts' names. They were rated as usual: one address may be
     a household, or one player with two accounts."""
-    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
-
     from pitch.server.ratings.store import RatingStore
-    from pitch.store import Database, default_url
 
-    try:
-        database = Database(db or default_url(), migrate=False)  # read only: no upgrade
-        try:
-            rows = RatingStore(database).flagged(limit)
-        finally:
-            database.close()
-    except (ArgumentError, SQLAlchemyError) as e:
-        typer.echo(f"pitch ratings flagged: {e}", err=True)
-        raise typer.Exit(2) from None
+    rows = read_store(db, "ratings flagged", lambda d: RatingStore(d).flagged(limit))
     for g in rows:
         if as_json:
             typer.echo(

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from pitch.cli.db import DB_OPTION
+from pitch.cli.db import DB_OPTION, read_store
 
 
 def register(app: typer.Typer) -> None:
@@ -27,20 +27,9 @@ def list_reports(
     """Print the newest reports: when, who reported whom (the name they saw, the seat,
     and the account or "guest"), why, the chat line, and the game's record as it
     stood when the report was made (with --json, all of it)."""
-    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
-
-    from pitch.store import Database, default_url
     from pitch.store.social import SocialCaps, SocialStore
 
-    try:
-        database = Database(db or default_url(), migrate=False)  # read only: no upgrade
-        try:
-            rows = SocialStore(database, SocialCaps()).reports(limit)
-        finally:
-            database.close()
-    except (ArgumentError, SQLAlchemyError) as e:
-        typer.echo(f"pitch reports list: {e}", err=True)
-        raise typer.Exit(2) from None
+    rows = read_store(db, "reports list", lambda d: SocialStore(d, SocialCaps()).reports(limit))
     for r in rows:
         if as_json:
             typer.echo(
