@@ -90,6 +90,7 @@ class ServerProcess:
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
+        self.stop()  # not left running past the suite
         raise RuntimeError("server did not start")
 
     def _limit(self) -> None:

@@ -32,11 +32,11 @@ def quick_server(db_kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
         db_url(db_kind, tmp), log=tmp / "server.log", env={"PITCH_QUICK_BOT_DELAY": "0"}
     )
     srv.start()
-    deadline = time.monotonic() + margin(120)  # its bot worker up: bots then answer at once
-    while httpx.get(f"{srv.base}/api/health").json()["bot_workers"]["ready"] < 1:
-        assert time.monotonic() < deadline, "no bot worker started"
-        time.sleep(0.1)
-    try:
+    try:  # stopped however the wait ends (a server left running outlives the suite)
+        deadline = time.monotonic() + margin(120)  # its bot worker up: bots then answer at once
+        while httpx.get(f"{srv.base}/api/health").json()["bot_workers"]["ready"] < 1:
+            assert time.monotonic() < deadline, "no bot worker started"
+            time.sleep(0.1)
         yield srv.base
     finally:
         srv.stop()
