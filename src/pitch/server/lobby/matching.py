@@ -73,8 +73,9 @@ def ranked(
     blocked player, none whose window does not reach ``mine``, nearest rating first.
     ``ratings`` holds the rating of every account at these tables."""
     scored: list[tuple[float, int, str]] = []
+    refused = {me, *blocked}
     for order, t in enumerate(tables):
-        if t.accounts & set(blocked) or me in t.accounts:
+        if t.accounts & refused:
             continue
         people = [ratings[a] for a in t.accounts if a in ratings]
         if not people:  # nobody rated sits there (they left): offered, after the rest
