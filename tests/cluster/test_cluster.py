@@ -129,6 +129,13 @@ def test_whole_games_through_nginx_across_three_processes(
     assert owner(cluster.db_url, quick) in {p["instance"] for p in cluster.info["processes"]}
 
 
+# A table goes on after about the 5 s lease (5-7 s on an idle machine, printed). The
+# bound tells that apart from waiting on a client's silence timer (120 s here) or a
+# dead socket's keepalive, with room for a loaded machine (a 10 s bound failed beside
+# two CPU hogs and other suites).
+RECOVERY = margin(20)
+
+
 def fault_mid_hand(
     cluster: ClusterProcess, sig: signal.Signals, *, silence: float = 5.0
 ) -> tuple[str, list[ResilientPlayer], int, float]:
@@ -169,7 +176,7 @@ def test_kill9_of_the_owner_mid_hand(cluster: ClusterProcess, tmp_path: Path) ->
     tid, players, pid, recovery = fault_mid_hand(cluster, signal.SIGKILL)
     first = next(p["instance"] for p in cluster.info["processes"] if p["pid"] == pid)
     print(f"kill -9: the table went on after {recovery:.2f} s")
-    assert recovery < 10
+    assert recovery < RECOVERY
     assert owner(cluster.db_url, tid) != first
     assert all(p.connects >= 2 for p in players)  # everyone reconnected, and landed
     finish(cluster, tid, players, tmp_path)
@@ -198,7 +205,7 @@ def test_a_stopped_owner_is_killed_and_its_table_goes_on(
     tid, players, pid, recovery = fault_mid_hand(cluster, signal.SIGSTOP, silence=120)
     first = next(p["instance"] for p in cluster.info["processes"] if p["pid"] == pid)
     print(f"SIGSTOP: the table went on after {recovery:.2f} s")
-    assert recovery < 10
+    assert recovery < RECOVERY
     assert owner(cluster.db_url, tid) != first
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # killed (and reaped by the supervisor)
@@ -351,7 +358,7 @@ def test_a_stalled_or_restarted_database_pauses_the_table_and_nothing_else(
             asyncio.run(main())
             busy = sum(p.busy for p in players)  # actions sent while it was still down
             print(f"the table went on {went_on} s after the database came back; {busy=}")
-            assert all(s < 10 for s in went_on.values()), went_on
+            assert all(s < RECOVERY for s in went_on.values()), went_on
             assert owner(c.db_url, tid) == first  # no failover: its owner never died
             lease = c.health(first)["lease"]
             assert lease["held"] and lease["lost"] >= 1  # it ran out, and was taken anew
