@@ -117,16 +117,14 @@ class OpenSeats:
             made = dict(
                 s.execute(
                     select(TableModel.id, TableModel.created_at).where(TableModel.id.in_(ids))
-                )
-                .tuples()
-                .all()
+                ).all()
             )
             held: dict[str, set[int]] = {tid: set() for tid in made}
             for tid, account in s.execute(
                 select(SeatModel.table_id, SeatModel.account_id).where(
                     SeatModel.table_id.in_(ids), SeatModel.account_id.is_not(None)
                 )
-            ).tuples():
+            ):
                 if account is not None:
                     held[tid].add(account)
         return {tid: (_aware(at), frozenset(held[tid])) for tid, at in made.items()}

@@ -516,9 +516,7 @@ class SocialStore:
             names = dict(
                 s.execute(
                     select(AccountModel.id, AccountModel.name).where(AccountModel.id.in_(ids))
-                )
-                .tuples()
-                .all()
+                ).all()
             )
             return [
                 ReportRow(
@@ -628,9 +626,7 @@ class _Names:
             self.names.update(
                 self.s.execute(
                     select(AccountModel.id, AccountModel.name).where(AccountModel.id.in_(want))
-                )
-                .tuples()
-                .all()
+                ).all()
             )
 
     def __getitem__(self, i: int) -> str:

@@ -271,7 +271,7 @@ class RatingStore:
                 .join(AccountModel, AccountModel.id == RatingHistoryModel.account_id)
                 .where(RatingHistoryModel.table_id.in_(list(names)))
                 .order_by(RatingHistoryModel.account_id)
-            ).tuples()
+            )
             for table_id, name in rows:
                 names[table_id].append(name)
         return [
@@ -311,7 +311,7 @@ class RatingStore:
                 select(RatingModel.account_id, RatingModel.mu).where(
                     RatingModel.account_id.in_(ids), RatingModel.kind == kind
                 )
-            ).tuples()
+            )
             found = {a: shown(mu) for a, mu in rows}
         return {a: found.get(a, BASE) for a in ids}
 
@@ -405,7 +405,7 @@ class RatingStore:
                     .where(*established)
                     .order_by(RatingModel.mu.desc(), RatingModel.account_id)
                     .limit(limit)
-                ).tuples()
+                )
             )
             mine = None
             if account_id is not None:
