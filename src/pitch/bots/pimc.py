@@ -105,8 +105,6 @@ class PimcBot(Bot):
         "bid_margin": Opt(float, -1e6, 1e6),  # a huge margin: never leave the heuristic's bid
         "bid_factor": Opt(int, 1, 100),
         "win_weight": Opt(float, 0.0, 1.0),
-        "read_bids": Opt(float, 0.0, 20.0),
-        "read_cards": Opt(float, 0.0, 20.0),
     }
 
     def __init__(
@@ -121,22 +119,17 @@ class PimcBot(Bot):
         bid_margin: float = 0.2,
         bid_factor: int = 3,
         win_weight: float = WIN_WEIGHT,
-        read_bids: float = 0.0,
-        read_cards: float = 0.0,
     ) -> None:
         super().__init__(rng=rng)
         o = self.checked(locals())
-        read = (o["read_bids"], o["read_cards"])
         policy = fastcore.policy_mask(o["rollout"])
         weight = o["win_weight"]
         self.game = weight > 0  # its values count the chance of winning (hints say so)
         if weight > 0:
             model = winvalue.shipped()
-            self.kernel = PimcSearch(
-                policy, model.table, weight * model.scale, 1.0 - weight, read=read
-            )
+            self.kernel = PimcSearch(policy, model.table, weight * model.scale, 1.0 - weight)
         else:
-            self.kernel = PimcSearch(policy, read=read)
+            self.kernel = PimcSearch(policy)
         self.samples = o["samples"]
         self.time = o["time"]
         self.tries = o["tries"]

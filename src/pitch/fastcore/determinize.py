@@ -13,29 +13,16 @@ of the unseen cards), falling back to a most-constrained-first fill. The auction
 is read too (a seat that bid 3 rarely holds no trump): up to ``tries`` deals are
 drawn and the first whose heuristic bids (the model of the other seats) are within
 ``slack`` of the bids made is kept, else the closest.
-
-With a reading weight (``aux[A_BID_W]`` or ``aux[A_CARD_W]`` above 0) the deals are
-weighed (sampling-importance-resampling): each of the ``tries`` drawn deals gets the
-weight ``exp(-(bid_w * bid mismatch + card_w * cards))`` (with ``bid_w`` 0, deals
-beyond the slack get none), where
-``cards`` counts the other seats' cards the heuristic would not have played from that
-deal, and one is kept with probability proportional to its weight. A tempered
-likelihood of the auction and the play under an epsilon-greedy model of the others:
-sharp beliefs about opponents unlike the model hurt (issue 48).
 """
 
 from __future__ import annotations
 
-import math
 from typing import Final
 
 from pitch.fastcore._jit import below, entry, njit, popcount
 from pitch.fastcore.layout import (
-    BEST_CARD,
-    BEST_SEAT,
     BID,
     BIDS,
-    CAPTURED,
     CONTRACT,
     DEALER,
     DEALT,
@@ -44,23 +31,16 @@ from pitch.fastcore.layout import (
     HEURISTIC,
     HIGH_BID,
     HIGH_BIDDER,
-    LEAD,
     LEADER,
     NBIDS,
-    NPLAYED,
     PHASE,
     PITCHER,
-    PLAY,
-    PLAYED,
     TO_ACT,
-    TRICK_LEN,
-    TRICK_MASK,
-    TRICKS_DONE,
     TRUMP,
     N,
 )
 from pitch.fastcore.policy import choose
-from pitch.fastcore.rules import Arr, legal_mask, mix, place_bid, play_card, step
+from pitch.fastcore.rules import Arr, legal_mask, mix, place_bid, step
 
 # The aux array: what the packed position cannot say about the view.
 A_SEAT: Final = 0
@@ -77,13 +57,7 @@ A_FORBID: Final = 11
 """Per seat: cards that seat cannot hold (the suits it showed out of)."""
 A_PLAYED_BY: Final = 18
 """Per seat: the cards it has played this hand."""
-A_BID_W: Final = 25
-"""Thousandths of the log-weight one point of bid mismatch takes off a deal (0: only
-deals within ``A_SLACK`` count, all alike)."""
-A_CARD_W: Final = 26
-"""Thousandths of the log-weight each other seat's card the heuristic would not have
-played takes off a deal."""
-AUX_SIZE: Final = 27
+AUX_SIZE: Final = 25
 
 SCRATCH_SIZE: Final = 88
 """Scratch ints: the unseen pool (52), a seat order, a deal and the best deal (7 each)."""
@@ -224,40 +198,6 @@ def bid_mismatch(w: Arr, aux: Arr, limit: int, s: int) -> tuple[int, int]:
 
 
 @njit
-def card_mismatch(w: Arr, aux: Arr, s: int) -> tuple[int, int]:
-    """How many of the other seats' cards played this hand the heuristic would not
-    have played on the deal in ``w`` (after :func:`bid_mismatch` replayed the auction:
-    ``w`` is at the end of the auction, its play log intact). Replays the play from
-    the first lead; the caller rewrites the position afterwards."""
-    nplayed = w[NPLAYED]
-    w[NPLAYED] = 0
-    w[TRICK_LEN] = 0
-    w[TRICK_MASK] = 0
-    w[TRICKS_DONE] = 0
-    w[LEAD] = -1
-    w[BEST_CARD] = -1
-    w[BEST_SEAT] = -1
-    for t in range(7):
-        w[CAPTURED + t] = 0
-    miss = 0
-    for i in range(nplayed):
-        card = w[PLAYED + i]
-        if w[TO_ACT] != aux[A_SEAT]:
-            a, s = choose(w, legal_mask(w), HEURISTIC, s)
-            if a != card:
-                miss += 1
-        play_card(w, card)
-    return miss, s
-
-
-@njit
-def _uniform(s: int) -> tuple[float, int]:
-    """A float in [0, 1) and the next PRNG state."""
-    s = step(s)
-    return below(mix(s), 1 << 30) / (1 << 30), s
-
-
-@njit
 def _fill(pos: Arr, aux: Arr, w: Arr, sc: Arr) -> None:
     """``w`` = the view's position with the hidden hands of ``sc[_HID..]``."""
     for i in range(DECK):
@@ -280,8 +220,6 @@ def determinize(pos: Arr, aux: Arr, w: Arr, sc: Arr, s: int) -> int:
         s = sample_hidden(aux, n, sc, s)
         _fill(pos, aux, w, sc)
         return s
-    if aux[A_BID_W] > 0 or (aux[A_CARD_W] > 0 and pos[PHASE] == PLAY):
-        return _weighed(pos, aux, w, sc, s)  # (in the auction no card has been played)
     best = 1 << 30
     for _ in range(tries):
         s = sample_hidden(aux, n, sc, s)
@@ -293,47 +231,6 @@ def determinize(pos: Arr, aux: Arr, w: Arr, sc: Arr, s: int) -> int:
                 sc[_BEST + t] = sc[_HID + t]  # remember the best hidden hands
             if miss <= aux[A_SLACK]:
                 break
-    for t in range(n):
-        sc[_HID + t] = sc[_BEST + t]
-    _fill(pos, aux, w, sc)
-    return s
-
-
-@njit
-def _weighed(pos: Arr, aux: Arr, w: Arr, sc: Arr, s: int) -> int:
-    """:func:`determinize` with a reading weight: of ``tries`` deals, one is kept with
-    probability proportional to its weight (a weighted reservoir of one: no deal but
-    the kept one is stored). With ``aux[A_BID_W]`` 0 the auction is read as without
-    weights: only deals within the slack count (the closest if none is)."""
-    n = pos[N]
-    bid_w = aux[A_BID_W] / 1000.0
-    card_w = aux[A_CARD_W] / 1000.0
-    slack = aux[A_SLACK]
-    total = 0.0
-    closest = 1 << 30
-    for _ in range(aux[A_TRIES]):
-        s = sample_hidden(aux, n, sc, s)
-        _fill(pos, aux, w, sc)
-        if bid_w > 0:
-            bids, s = bid_mismatch(w, aux, 1 << 30, s)
-        else:
-            limit = slack + 1 if total > 0 else max(closest, slack + 1)
-            bids, s = bid_mismatch(w, aux, limit, s)
-            if bids > slack:
-                if total == 0 and bids < closest:  # no deal within the slack yet
-                    closest = bids
-                    for t in range(n):
-                        sc[_BEST + t] = sc[_HID + t]
-                continue
-        cards = 0
-        if card_w > 0 and w[PHASE] == PLAY:
-            cards, s = card_mismatch(w, aux, s)
-        weight = math.exp(-(bid_w * bids + card_w * cards))
-        total += weight
-        u, s = _uniform(s)
-        if total == weight or u * total < weight:  # each deal kept with weight / sum so far
-            for t in range(n):
-                sc[_BEST + t] = sc[_HID + t]
     for t in range(n):
         sc[_HID + t] = sc[_BEST + t]
     _fill(pos, aux, w, sc)

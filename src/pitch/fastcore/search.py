@@ -23,8 +23,6 @@ from pitch.engine.errors import PitchError
 from pitch.fastcore import layout
 from pitch.fastcore._jit import COMPILED, new_array, new_floats, seed64
 from pitch.fastcore.determinize import (
-    A_BID_W,
-    A_CARD_W,
     A_FORBID,
     A_NEED,
     A_PLAYED_BY,
@@ -154,11 +152,7 @@ def evaluate_actions(
 
 
 def pack_view(
-    view: PlayerView,
-    rng: random.Random,
-    tries: int = 6,
-    slack: int = 1,
-    read: tuple[float, float] = (0.0, 0.0),
+    view: PlayerView, rng: random.Random, tries: int = 6, slack: int = 1
 ) -> tuple[Any, Any]:
     """``view`` packed for :func:`pitch.fastcore.determinize.determinize`: a position
     (the public fields and logs of the hand and the seat's own cards; the other hands
@@ -166,9 +160,7 @@ def pack_view(
 
     ``tries`` deals are drawn per determinization to match the bids the other seats
     made (1: ignore the auction), keeping the first within ``slack`` of them (see
-    :mod:`pitch.fastcore.determinize`); with ``read`` (the log-weight of a point of bid
-    mismatch and of a card the model would not have played) the deals are weighed
-    instead."""
+    :mod:`pitch.fastcore.determinize`)."""
     if view.phase not in (layout.BID, layout.PLAY):
         raise PitchError("a search needs a view taken during the auction or the play (R3, R4)")
     pos = new_array(pack_list(resample(view, rng)))
@@ -178,8 +170,6 @@ def pack_view(
     others_acted = any(seat != view.seat for seat, _ in view.bids)
     aux[A_TRIES] = max(1, tries) if others_acted else 1
     aux[A_SLACK] = slack
-    aux[A_BID_W] = round(read[0] * 1000)
-    aux[A_CARD_W] = round(read[1] * 1000)
     for t in range(view.rules.players):
         if t != view.seat:
             aux[A_NEED + t] = view.hand_sizes[t]
@@ -257,7 +247,6 @@ class PimcSearch:
         table: Sequence[float] = (),
         win: float = 0.0,
         points: float = 1.0,
-        read: tuple[float, float] = (0.0, 0.0),
     ) -> None:
         """Each sampled hand is finished under ``policy`` (a mask, see
         :func:`pitch.fastcore.policy_mask`) and valued as ``points`` times its points
@@ -271,7 +260,6 @@ class PimcSearch:
         self._table[:] = table
         self._win = float(win)
         self._points = float(points)
-        self.read = read
         self._w0 = new_array([0] * layout.SIZE)
         self._w = new_array([0] * layout.SIZE)
         self._sc = new_array([0] * SCRATCH_SIZE)
@@ -332,7 +320,7 @@ class PimcSearch:
         for a in actions:
             if not (isinstance(a, int) and 0 <= a < 57 and legal >> a & 1):
                 raise PitchError(f"action {a!r} is not legal here (see view.legal_actions())")
-        pos, aux = pack_view(view, rng, tries, read=self.read)
+        pos, aux = pack_view(view, rng, tries)
         acts = new_array(list(actions))
         na = len(actions)
         sides = view.rules.num_sides
