@@ -10,7 +10,8 @@ export PATH="$PWD/.venv/bin:$PATH"
 echo "== ruff"; ruff check . && ruff format --check .
 echo "== mypy --strict"; mypy
 echo "== import-linter"; lint-imports
-pytest_cmd=(pytest -n "${PYTEST_WORKERS:-2}" "$@")
+# --durations: every run names its slowest tests (the suite's time is a budget too).
+pytest_cmd=(pytest -n "${PYTEST_WORKERS:-2}" --durations=25 "$@")
 # The server suite also runs against a real PostgreSQL when the Debian package is there:
 # scripts/with-postgres.sh starts a throwaway cluster and sets PITCH_TEST_PG_URL.
 if [ -z "${PITCH_TEST_PG_URL:-}" ] && [ "${PITCH_NO_PG:-0}" != 1 ] \
