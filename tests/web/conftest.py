@@ -9,6 +9,7 @@ screens go to ``artifacts/screenshots/``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import http.server
@@ -21,6 +22,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +120,12 @@ def serving(tmp: Path, **env_extra: str) -> Iterator[str]:
     env["PITCH_READS_PER_MINUTE"] = "1000000"
     env["PITCH_SEAT_CHANGES_PER_MINUTE"] = "1000000"
     env["PITCH_MIN_BOT_DELAY"] = "0"
+    # A scripted player (tests.server.helpers.Player) answers a bot at once: a long game
+    # against a bot with no delay sent some 60 actions a second and its socket's
+    # allowance (20 a second, 40 at once) refused one; the player then waited for a
+    # state that never came. The limit itself is tested in tests/server.
+    env["PITCH_WS_RATE"] = "2000"
+    env["PITCH_WS_BURST"] = "2000"
     env.update(env_extra)
     log = (tmp / "serve.log").open("w")
     cmd = [sys.executable, "-m", "pitch", "serve", "--port", str(port), "--db", f"sqlite:///{db}"]
@@ -165,6 +173,26 @@ def post_json(url: str, body: dict[str, Any]) -> dict[str, Any]:
     with urllib.request.urlopen(req) as r:
         out: dict[str, Any] = json.load(r)
     return out
+
+
+def play_to_the_end(server_url: str) -> tuple[str, str]:
+    """A heads-up game to 1 point of a scripted player (seat 0, "Ada") and the
+    heuristic, played out: the table and the player's token."""
+    body = {
+        "rules": {"players": 2, "target": 1},
+        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
+        "options": {"bot_delay": 0},
+    }
+    table = post_json(server_url + "/api/tables", body)["id"]
+    token = post_json(f"{server_url}/api/tables/{table}/seats/0", {"name": "Ada"})["token"]
+    from tests.server.helpers import Player
+
+    # Playwright's sync API holds this thread's event loop: the player gets its own.
+    with ThreadPoolExecutor(1) as pool:
+        last = pool.submit(lambda: asyncio.run(Player(server_url, table, token).play()))
+        state = last.result(timeout=margin(180))
+    assert state["status"] == "over", f"the game stopped at seq {state['seq']}, not over"
+    return table, token
 
 
 @pytest.fixture

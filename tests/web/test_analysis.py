@@ -6,18 +6,15 @@ Russian, checked by axe. Every assertion waits (``expect``) for the state it rea
 
 from __future__ import annotations
 
-import asyncio
 import re
-import threading
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.server.helpers import Player
 from tests.support.timing import margin_ms
 from tests.web.a11y import assert_accessible
-from tests.web.conftest import DATA, new_page, post_json, seat_in, shot
+from tests.web.conftest import DATA, new_page, play_to_the_end, seat_in, shot
 
 LANGS = {"en": "en-US", "ru": "ru-RU"}
 PHONE = (360, 740)
@@ -102,18 +99,7 @@ def test_the_analysed_replay(
 @pytest.fixture(scope="module")
 def finished(server_url: str) -> tuple[str, str]:
     """A table whose game is over (a player and a bot to 1 point), and its player's token."""
-    body = {
-        "rules": {"players": 2, "target": 1},
-        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
-        "options": {"bot_delay": 0},
-    }
-    table = post_json(server_url + "/api/tables", body)["id"]
-    token = post_json(f"{server_url}/api/tables/{table}/seats/0", {"name": "Ada"})["token"]
-    done = threading.Thread(target=lambda: asyncio.run(Player(server_url, table, token).play()))
-    done.start()
-    done.join(180)
-    assert not done.is_alive(), "the game did not finish"
-    return table, token
+    return play_to_the_end(server_url)
 
 
 @pytest.mark.parametrize("lang", LANGS)

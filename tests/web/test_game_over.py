@@ -6,34 +6,19 @@ A real finished game: a player and a bot to 1 point, played out over the socket.
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.server.helpers import Player
-from tests.web.conftest import new_page, post_json, seat_in, shot
+from tests.web.conftest import new_page, play_to_the_end, seat_in, shot
 from tests.web.test_layout import FAULTS, LANGS, SIZES
 
 
 @pytest.fixture(scope="module")
 def finished(server_url: str) -> tuple[str, str]:
     """A table whose game is over, and the token of its player's seat (0)."""
-    body = {
-        "rules": {"players": 2, "target": 1},
-        "seats": [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
-        "options": {"bot_delay": 0},
-    }
-    table = post_json(server_url + "/api/tables", body)["id"]
-    token = post_json(f"{server_url}/api/tables/{table}/seats/0", {"name": "Ada"})["token"]
-    # Playwright's sync API holds this thread's event loop: the player gets its own.
-    done = threading.Thread(target=lambda: asyncio.run(Player(server_url, table, token).play()))
-    done.start()
-    done.join(180)
-    assert not done.is_alive(), "the game did not finish"
-    return table, token
+    return play_to_the_end(server_url)
 
 
 @pytest.mark.parametrize("lang", LANGS)
