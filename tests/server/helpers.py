@@ -143,9 +143,28 @@ def human_table(base: str, players: int = 4, **rules: Any) -> tuple[str, list[di
     return t["id"], [claim(base, t["id"], s, f"p{s}") for s in range(players)]
 
 
+SILENCE = 60
+"""Seconds without a message after which a :class:`Player` gives up (a table with bots
+at the tests' pace never waits that long)."""
+
+HARMLESS = frozenset({"stale"})
+"""Errors after which the game still reaches the player: ``stale`` means a newer state
+is on its way, and the player acts on that one."""
+
+
+class PlayerStuck(AssertionError):
+    """The player's game stopped reaching it; the message says why, with the last state."""
+
+    def __init__(self, why: str, player: Player) -> None:
+        last = player.last_state or {}
+        super().__init__(f"{why}; last state seq {last.get('seq')}, status {last.get('status')}")
+
+
 @dataclass
 class Player:
-    """Plays random legal actions over a real socket and keeps every message."""
+    """Plays random legal actions over a real socket and keeps every message. Ends
+    quietly when the game is over, ``stop`` is set or the server goes away; raises
+    :class:`PlayerStuck` when an action is refused or the socket falls silent."""
 
     base: str
     table: str
@@ -171,10 +190,16 @@ class Player:
                 )
                 await ws.send(json.dumps(hello))
                 while stop is None or not stop.is_set():
-                    m = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                    try:
+                        m = json.loads(await asyncio.wait_for(ws.recv(), SILENCE))
+                    except TimeoutError:  # an OSError: must not end the game quietly
+                        raise PlayerStuck(f"no message for {SILENCE} s", self) from None
                     self.messages.append(m)
                     if m["type"] == "welcome":
                         self.seat = m["seat"]
+                    if m["type"] == "error" and m["code"] not in HARMLESS:
+                        # A refused action is never sent again: waiting on would hang.
+                        raise PlayerStuck(f"the server refused: {m}", self)
                     if m["type"] != "state":
                         continue
                     self.last_state = m

@@ -60,7 +60,7 @@ def test_a_late_invite_to_a_game_under_way_offers_to_watch(browser: Any, server_
 
 
 def test_a_late_invite_to_a_finished_game_offers_its_replay(browser: Any, server_url: str) -> None:
-    table, token = _table(server_url, bot_delay=0.2)  # under the rate limit
+    table, token = _table(server_url, bot_delay=0)
     # In a thread of its own: Playwright's sync API keeps an event loop in this one.
     with ThreadPoolExecutor(1) as pool:
         play = pool.submit(lambda: asyncio.run(Player(server_url, table, token, seed=3).play()))

@@ -62,7 +62,7 @@ def tables(server_url: str) -> dict[str, tuple[str, str]]:
     _claim(server_url, waiting, 1, "Bo")
     playing = _table(server_url, ["human", "club"], bot_delay=10)
     ada_p = _claim(server_url, playing, 0, "Ada")
-    over = _table(server_url, ["human", "beginner"], bot_delay=0.2)  # under the rate limit
+    over = _table(server_url, ["human", "beginner"], bot_delay=0)
     ada_o = _claim(server_url, over, 0, "Ada")
     # In a thread of its own: Playwright's sync API keeps an event loop in this one.
     with ThreadPoolExecutor(1) as pool:
