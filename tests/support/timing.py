@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 
 
 def _slow() -> float:
@@ -38,3 +39,10 @@ def margin(seconds: float) -> float:
 def margin_ms(seconds: float) -> float:
     """:func:`margin` in milliseconds, as Playwright's ``timeout`` arguments take it."""
     return margin(seconds) * 1000.0
+
+
+def came_back(since: float, per_minute: float) -> int:
+    """How many of a per-minute allowance have come back since ``since`` (a
+    ``time.monotonic()`` reading): a test that spends an allowance on a loaded machine
+    may see that many more requests accepted than the allowance, and no more."""
+    return int((time.monotonic() - since) * per_minute / 60)

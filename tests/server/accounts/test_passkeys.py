@@ -17,6 +17,7 @@ from pitch.server.accounts.passkeys import PASSKEY_OPTIONS_PER_MINUTE
 from tests.server.accounts.conftest import client
 from tests.server.accounts.softkey import UP, SoftKey, b64
 from tests.server.helpers import ServerProcess
+from tests.support.timing import came_back
 
 PASSWORD = "correct horse battery"
 
@@ -266,7 +267,7 @@ def test_too_many_requests_and_failures(accounts_server: ServerProcess) -> None:
         while (code := c.post("/api/session/passkey/options", json={}).status_code) != 429:
             assert code == 200
             codes.append(code)
-            back = int((time.monotonic() - start) * PASSKEY_OPTIONS_PER_MINUTE / 60)
+            back = came_back(start, PASSKEY_OPTIONS_PER_MINUTE)
             assert len(codes) <= 20 + back, f"{len(codes)} taken, {back} came back"
     with client(srv) as d:
         name = _account(d)

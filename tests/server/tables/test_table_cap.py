@@ -17,7 +17,7 @@ import websockets
 
 from tests.server.helpers import create_table
 from tests.support.tables import ws_url
-from tests.support.timing import margin
+from tests.support.timing import came_back, margin
 
 PROXY = ("--forwarded-allow-ips", "127.0.0.1")
 
@@ -158,7 +158,7 @@ def test_a_proxys_ipv6_clients_are_counted_by_their_56_and_48(make_server: Any) 
         while the requests run (``budget`` a minute: on a loaded machine they are slow)."""
         start = time.monotonic()
         got = [make(a) for a in addresses]
-        back = int((time.monotonic() - start) * budget / 60)
+        back = came_back(start, budget)
         assert got[:budget] == [201] * budget, got
         assert got[budget:].count(201) <= back, (got, back)
 
