@@ -46,8 +46,10 @@ from pitch.engine import PlayerView
 from pitch.engine.state import BID
 from pitch.fastcore.search import PimcSearch, Samples, Sliced, drain, view_action
 
-ROLLOUTS = ("heuristic", "random")
-"""The rollout policies a search may finish its hands with (:func:`fastcore.policy_mask`)."""
+ROLLOUTS = ("heuristic", "random", "learned")
+"""The rollout policies a search may finish its hands with (:func:`fastcore.policy_mask`;
+``learned``: the heuristic's bids and the learned card model's cards,
+:mod:`pitch.fastcore.playmodel`)."""
 
 WIN_BONUS = 6.0
 """Points a game win is worth, against the points of one hand."""
