@@ -145,6 +145,16 @@ def test_features_of_a_known_trick() -> None:
     assert queen["follow"] == 1.0 and queen["wins"] == 0.0 and queen["last_wins"] == 0.0
     assert queen["pitcher_trump"] == 0.0 and queen["feed"] == 0.0
     assert math.isclose(queen["rank"], 10 / 12) and queen["ten"] == 0.0
+    assert math.isclose(queen["suit_cards"], 1 / 6) and queen["lowest_of_suit"] == 1.0
+    assert queen["singleton"] == 0.0  # a lone trump leaves no void worth having
+    # Seat 0 leads the second trick (it won the first): its lone king of hearts.
+    s3 = _position(deal, ["bid2", "pass", "pass", "pass", "As", "2s", "Js", "Qs"])
+    f3 = _features(s3)
+    king, five = f3[parse_card("Kh")], f3[parse_card("5c")]
+    assert king["singleton"] == 1.0 and king["lead_master"] == 0.0  # the ace is out
+    assert math.isclose(king["lead_game"], 0.3) and king["lead_trump"] == 0.0
+    assert math.isclose(five["suit_cards"], 3 / 6) and five["lowest_of_suit"] == 1.0
+    assert f3[parse_card("7c")]["lowest_of_suit"] == 0.0
 
 
 def test_the_shipped_model_is_read_and_bad_files_refused(tmp_path: Path) -> None:

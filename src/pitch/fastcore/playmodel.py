@@ -41,6 +41,9 @@ FEATURES: Final = (
     "lead_master",  # led, no unseen card of its suit is higher
     "lead_game",  # led, its Game value (R5.4) in tens
     "pitcher_trump",  # a trump of the pitcher's side
+    "suit_cards",  # cards of its suit in hand, itself included, in sixths
+    "singleton",  # the only card of its (side) suit: playing it leaves a void
+    "lowest_of_suit",  # the lowest card of its suit in hand
 )
 """The features of a card, in the weights' order."""
 HEURISTIC_FEATURE: Final = FEATURES.index("heuristic")

@@ -459,14 +459,14 @@ def heuristic_card(w: Arr, legal: int) -> int:
 # ------------------------------------------------------------------ learned card play
 
 
-Context = tuple[int, int, int, int, int, int, int, bool, bool, bool, float, bool, bool, bool]
+Context = tuple[int, int, int, int, int, int, int, int, bool, bool, bool, float, bool, bool, bool]
 """What :func:`card_features` reads of the trick, the same for every card (:func:`card_context`)."""
 
 
 @njit
 def card_context(w: Arr, legal: int) -> Context:
     """The trick as the seat to act sees it: the heuristic's card, trump (-1 before the
-    first card names it), the cards unseen and played, the trick's length, best card
+    first card names it), the seat's hand, the cards unseen and played, the trick's length, best card
     and led card, whether an opponent plays after, the trick is nearly full or this is
     its last card, the trick's worth, whether a partner holds it (safely), and whether
     this seat's side pitched."""
@@ -494,7 +494,7 @@ def card_context(w: Arr, legal: int) -> Context:
         partner_safe = partner_holds and secure(best, trump, unseen, opp_after, late)
     pitcher_side = w[PITCHER] >= 0 and side_of(w, w[PITCHER]) == me
     return (
-        heur, trump, unseen, played, tl, best, led, opp_after, late, tl == n - 1,
+        heur, trump, hand, unseen, played, tl, best, led, opp_after, late, tl == n - 1,
         trick_value, partner_holds, partner_safe, pitcher_side,
     )  # fmt: skip
 
@@ -505,12 +505,13 @@ def card_features(
 ) -> tuple[
     float, float, float, float, float, float, float, float, float, float,
     float, float, float, float, float, float, float, float, float, float,
+    float, float, float,
 ]:  # fmt: skip
     """The features of playing card ``c`` in the trick ``ctx`` (:func:`card_context`,
     trump set), in the order of :data:`pitch.fastcore.playmodel.FEATURES`: the one
     statement of them, for the ``learned`` policy and for its training."""
-    heur, trump, unseen, played, tl, best, led, opp_after, late, last = ctx[:10]
-    trick_value, partner_holds, partner_safe, pitcher_side = ctx[10:]
+    heur, trump, hand, unseen, played, tl, best, led, opp_after, late, last = ctx[:11]
+    trick_value, partner_holds, partner_safe, pitcher_side = ctx[11:]
     rank = c % 13
     is_trump = c // 13 == trump
     t = 1.0 if is_trump else 0.0
@@ -527,6 +528,8 @@ def card_features(
     lead_ = 1.0 if leading else 0.0
     follow = 1.0 if not leading and c // 13 == led // 13 else 0.0
     ruff = t if not leading and led // 13 != trump else 0.0
+    suit = hand & SUIT_MASK[c // 13]
+    count = popcount(suit)
     return (
         1.0 if c == heur else 0.0,
         value,
@@ -548,6 +551,9 @@ def card_features(
         lead_ * master,
         lead_ * GAME_VALUE[rank] / 10.0,
         t if pitcher_side else 0.0,
+        count / 6.0,
+        1.0 if count == 1 and not is_trump else 0.0,
+        1.0 if lowest(suit) == c else 0.0,
     )
 
 
