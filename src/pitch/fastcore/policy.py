@@ -466,10 +466,10 @@ Context = tuple[int, int, int, int, int, int, int, int, bool, bool, bool, float,
 @njit
 def card_context(w: Arr, legal: int) -> Context:
     """The trick as the seat to act sees it: the heuristic's card, trump (-1 before the
-    first card names it), the seat's hand, the cards unseen and played, the trick's length, best card
-    and led card, whether an opponent plays after, the trick is nearly full or this is
-    its last card, the trick's worth, whether a partner holds it (safely), and whether
-    this seat's side pitched."""
+    first card names it), the seat's hand, the cards unseen and played, the trick's
+    length, best card and led card, whether an opponent plays after, the trick is nearly
+    full or this is its last card, the trick's worth, whether a partner holds it
+    (safely), and whether this seat's side pitched."""
     heur = heuristic_card(w, legal)
     trump = w[TRUMP]
     seat = w[TO_ACT]
