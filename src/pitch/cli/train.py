@@ -167,7 +167,8 @@ def play_model(
     record. Ship it as src/pitch/fastcore/play_model.json."""
     from rich.progress import Progress
 
-    from pitch.engine.records import RecordError, read_records
+    from pitch.engine.errors import RecordError
+    from pitch.engine.records import read_records
     from pitch.training import playmodel
 
     console = Console(stderr=True)
