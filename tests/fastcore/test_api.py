@@ -216,6 +216,7 @@ def test_bench_reports_the_compiled_core() -> None:
         assert res["compiled_batched_hands_per_s"] > 0
         assert res["compiled_playouts_per_s"] > 0
         assert res["compiled_heuristic_playouts_per_s"] > 0
+        assert res["compiled_learned_playouts_per_s"] > 0
         assert res["pimc_rollouts_per_s"] > 0
         assert res["ismcts_rollouts_per_s"] > 0
 
