@@ -17,7 +17,7 @@ from pitch.engine.state import PLAY
 from pitch.fastcore import layout as L
 from pitch.fastcore import pack, playmodel, policy_mask, simulate_hands
 from pitch.fastcore._jit import constant_floats, new_array, new_floats
-from pitch.fastcore.modelfile import TABLES
+from pitch.fastcore.modelfile import TABLES, model_index
 from pitch.fastcore.packing import position_list
 from pitch.fastcore.playmodel import FEATURES, NF
 from pitch.fastcore.policy import card_rows, heuristic_card, learned_action
@@ -53,15 +53,19 @@ def test_the_heuristic_model_plays_the_heuristic_card() -> None:
         assert learned_action(w, legal, heuristic) == heuristic_card(w, legal)
 
 
-def test_the_policy_mask_names_learned_and_a_shipped_heuristic_model_plays_alike() -> None:
+def test_the_policy_mask_names_learned_and_untrained_tables_play_the_heuristic() -> None:
     assert policy_mask("learned") == L.LEARNED
     assert policy_mask(["random", "learned"]) == 2 | 2 << L.LEARNED_SHIFT
-    if tuple(x for r in playmodel.heuristic_weights() for x in r) != playmodel.WEIGHTS:
-        pytest.skip("the shipped model is trained: it plays its own cards")
-    for rules in (Rules(partnerships=True), Rules(players=3), Rules(players=2)):
+    assert playmodel.trained(tuple(x for r in playmodel.heuristic_weights() for x in r)) == (
+        (0.0,) * len(TABLES)
+    )
+    for players, partnerships in TABLES:
+        rules = Rules(players=players, partnerships=partnerships)
         a = simulate_hands(rules, 200, 5, "heuristic", detail=True)
         b = simulate_hands(rules, 200, 5, "learned", detail=True)
-        assert [list(r) for r in a] == [list(r) for r in b]
+        untrained = playmodel.TRAINED[model_index(players, partnerships)] == 0.0
+        # A trained table plays its own cards; any other the heuristic's (its fast path).
+        assert ([list(r) for r in a] == [list(r) for r in b]) == untrained, rules
 
 
 def test_the_learned_card_does_not_look_at_other_hands() -> None:

@@ -73,3 +73,18 @@ def heuristic_weights() -> list[list[float]]:
 
 WEIGHTS: Final = read(MODEL_PATH)
 """The shipped weights, table after table (:func:`pitch.fastcore.modelfile.model_index`)."""
+
+
+def trained(weights: tuple[float, ...]) -> tuple[float, ...]:
+    """1.0 for each table whose row is more than the heuristic alone, else 0.0: where
+    it is not, the ``learned`` policy plays the heuristic's card without scoring the
+    cards (the same card, about half the time)."""
+    heuristic = tuple(heuristic_weights()[0])
+    return tuple(
+        0.0 if tuple(weights[i * NF : (i + 1) * NF]) == heuristic else 1.0
+        for i in range(len(TABLES))
+    )
+
+
+TRAINED: Final = trained(WEIGHTS)
+"""The shipped model's :func:`trained` tables."""

@@ -77,6 +77,8 @@ BID_WEIGHTS: Final = constant_floats(WEIGHTS)
 PLAY_WEIGHTS: Final = constant_floats(playmodel.WEIGHTS)
 """The shipped card model (:mod:`pitch.fastcore.playmodel`), a constant of the kernels."""
 PLAY_NF: Final = playmodel.NF
+PLAY_TRAINED: Final = constant_floats(playmodel.TRAINED)
+"""The tables the shipped card model was trained for (elsewhere it is the heuristic)."""
 
 
 @entry
@@ -617,7 +619,11 @@ def learned_action(w: Arr, legal: int, weights: Arr) -> int:
 @njit
 def choose(w: Arr, legal: int, policy: int, s: int) -> tuple[int, int]:
     """The action of the seat to act under ``policy``: ``(action, new PRNG state)``."""
-    if policy >> (LEARNED_SHIFT + w[TO_ACT]) & 1 and not legal >> 52:
+    if (
+        policy >> (LEARNED_SHIFT + w[TO_ACT]) & 1
+        and not legal >> 52
+        and PLAY_TRAINED[model_index_of(w)] > 0.0
+    ):
         return learned_card(w, legal, PLAY_WEIGHTS), s
     if policy >> w[TO_ACT] & 1:
         if legal >> 52:
