@@ -136,6 +136,7 @@ def run_compiled(
     heuristic = max(
         compiled_playouts(rules, big, seed + i, policy="heuristic") for i in range(repeat)
     )
+    learned = max(compiled_playouts(rules, big, seed + i, policy="learned") for i in range(repeat))
     search = {
         f"{bot}_rollouts_per_s": round(search_rollouts(rules, bot, 0.25, seed), 1)
         for bot in ("pimc", "ismcts")
@@ -149,6 +150,7 @@ def run_compiled(
         "compiled_batched_hands_per_s": round(batched, 1),
         "compiled_playouts_per_s": round(playouts, 1),
         "compiled_heuristic_playouts_per_s": round(heuristic, 1),
+        "compiled_learned_playouts_per_s": round(learned, 1),
         **search,
     }
 

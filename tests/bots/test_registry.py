@@ -38,7 +38,7 @@ def test_bad_options_are_clear_errors() -> None:
         ("pimc:bid_factor=1.5", "bid_factor must be a whole number from 1 to 100, not 1.5"),
         ("ismcts:time=fast", "time must be a number above 0 to 3600, not 'fast'"),
         ("pimc:bid_margin=x", "bid_margin must be a number from -1000000 to 1000000"),
-        ("ismcts:rollout=gpu", "rollout must be one of heuristic, random, not 'gpu'"),
+        ("ismcts:rollout=gpu", "rollout must be one of heuristic, random, learned, not 'gpu'"),
     ],
 )
 def test_an_option_of_the_wrong_kind_is_named(spec: str, message: str) -> None:

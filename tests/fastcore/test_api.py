@@ -125,9 +125,10 @@ def test_policy_mask() -> None:
     assert policy_mask(["random", "heuristic"]) == 2
     with pytest.raises(PitchError, match="unknown playout policy"):
         policy_mask("clever")
-    with pytest.raises(PitchError, match="one bit per seat"):
-        policy_mask(1000)
-    with pytest.raises(PitchError, match="one bit per seat"):
+    assert policy_mask("learned") == layout.LEARNED
+    with pytest.raises(PitchError, match="two bits per seat"):
+        policy_mask(layout.ALL_POLICIES + 1)
+    with pytest.raises(PitchError, match="two bits per seat"):
         policy_mask(True)
 
 
@@ -215,6 +216,7 @@ def test_bench_reports_the_compiled_core() -> None:
         assert res["compiled_batched_hands_per_s"] > 0
         assert res["compiled_playouts_per_s"] > 0
         assert res["compiled_heuristic_playouts_per_s"] > 0
+        assert res["compiled_learned_playouts_per_s"] > 0
         assert res["pimc_rollouts_per_s"] > 0
         assert res["ismcts_rollouts_per_s"] > 0
 

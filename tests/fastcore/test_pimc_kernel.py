@@ -74,9 +74,11 @@ def test_random_rollout_kernel_search_is_seeded() -> None:
     assert a != search.values(view, actions, 20, 6.0, random.Random(6))
 
 
-def test_master_searches_with_the_heuristic_rollout_policy() -> None:
+def test_master_searches_with_the_learned_rollout_policy() -> None:
     bot = make_bot("master", rng=random.Random(1))
-    assert isinstance(bot, PimcBot) and bot.kernel.policy == L.HEURISTIC
+    assert isinstance(bot, PimcBot) and bot.kernel.policy == L.LEARNED
+    before = make_bot("pimc:rollout=heuristic", rng=random.Random(1))  # master before issue 48
+    assert isinstance(before, PimcBot) and before.kernel.policy == L.HEURISTIC
     other = make_bot("pimc:rollout=random", rng=random.Random(1))
     assert isinstance(other, PimcBot) and other.kernel.policy == L.RANDOM
 

@@ -7,7 +7,7 @@ descends the tree choosing, among the children legal in that determinization,
 the one with the best UCB score where a child's exploration term counts the
 iterations in which it was *available* (not its parent's visits), expands one
 untried action (the heuristic's choice first), finishes the hand with the
-rollout policy (``rollout=heuristic``, the default, or ``random``), and credits
+rollout policy (``rollout=heuristic``, the default, ``random`` or ``learned``), and credits
 every node on the path with the payoff of the side that chose it
 (:func:`pitch.fastcore.pimc.hand_value`). The tree spans the rest of the current
 hand, auction included; the move played is the most visited child. As in

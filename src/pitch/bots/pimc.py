@@ -3,9 +3,12 @@
 For each sample, deal the cards this seat cannot see (consistently with the
 cards played, the voids shown and the auction, see
 :mod:`pitch.fastcore.determinize`), then score every legal action by playing the
-rest of the hand with the rollout policy (``rollout=heuristic``, the default: the
-heuristic for every seat, deterministic, so each action is compared on the same
-deals; or ``rollout=random``). Choose the action with the best mean. The search
+rest of the hand with the rollout policy (``rollout=learned``, the default: the
+heuristic's bids and, on the tables it was trained for, the learned card model's cards
+(:mod:`pitch.fastcore.playmodel`, fitted to this bot's own choices), the heuristic's
+elsewhere; ``rollout=heuristic``, the heuristic alone, as before issue 48; or
+``rollout=random``). Every seat is played that way, deterministically, so each action is
+compared on the same deals. Choose the action with the best mean. The search
 runs in the kernel (:mod:`pitch.fastcore.pimc`, machine code with numba, the same
 source as Python without); this class only sets it up and reads its answer.
 
@@ -46,8 +49,10 @@ from pitch.engine import PlayerView
 from pitch.engine.state import BID
 from pitch.fastcore.search import PimcSearch, Samples, Sliced, drain, view_action
 
-ROLLOUTS = ("heuristic", "random")
-"""The rollout policies a search may finish its hands with (:func:`fastcore.policy_mask`)."""
+ROLLOUTS = ("heuristic", "random", "learned")
+"""The rollout policies a search may finish its hands with (:func:`fastcore.policy_mask`;
+``learned``: the heuristic's bids and the learned card model's cards,
+:mod:`pitch.fastcore.playmodel`)."""
 
 WIN_BONUS = 6.0
 """Points a game win is worth, against the points of one hand."""
@@ -113,7 +118,7 @@ class PimcBot(Bot):
         rng: random.Random | None = None,
         samples: int = SAMPLES,
         time: float | None = 1.0,
-        rollout: str = "heuristic",
+        rollout: str = "learned",
         tries: int = TRIES,
         bid_bonus: float = BID_BONUS,
         bid_margin: float = 0.2,

@@ -48,6 +48,8 @@ def bench(
             "(GameState in, 100 per call)\n"
             f"  heuristic   : {res['compiled_heuristic_playouts_per_s']:>12,.0f} playouts/s "
             "(the same, heuristic for every seat)\n"
+            f"  learned     : {res['compiled_learned_playouts_per_s']:>12,.0f} playouts/s "
+            "(the same, the learned card model for every seat)\n"
             "rollouts inside the search bots (heuristic rollouts):\n"
             f"  pimc        : {res['pimc_rollouts_per_s']:>12,.0f} rollouts/s\n"
             f"  ismcts      : {res['ismcts_rollouts_per_s']:>12,.0f} rollouts/s"

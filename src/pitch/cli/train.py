@@ -145,3 +145,55 @@ def bid_value(
         f"{deals:,} deals a table in {model['self_play_seconds']} s; on {rows:,.0f} "
         f"held-out hands, squared error of the model / of the formula: {gains}; wrote {out}"
     )
+
+
+@train_app.command("play-model")
+def play_model(
+    records: Annotated[
+        list[Path],
+        typer.Argument(help="Game records (JSON Lines), e.g. from pitch arena --out."),
+    ],
+    imitate: Annotated[
+        str | None,
+        typer.Option(help="Learn only the seats this bot played (as the records name it)."),
+    ] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the model (JSON).")] = (
+        Path("play_model.json")
+    ),
+) -> None:
+    """Learn which card a player chooses (the `learned` rollout policy of
+    `pimc:rollout=learned`): at each card of the records once trump is set, a
+    conditional logit per table over the legal cards' features, judged on every fifth
+    record. Ship it as src/pitch/fastcore/play_model.json."""
+    from rich.progress import Progress
+
+    from pitch.engine.errors import RecordError
+    from pitch.engine.records import read_records
+    from pitch.training import playmodel
+
+    console = Console(stderr=True)
+    _writable(out)
+    games: list[dict[str, Any]] = []
+    for path in records:
+        try:
+            games += read_records(path)
+        except (OSError, UnicodeDecodeError, RecordError) as e:
+            console.print(f"[red]cannot read {path}: {e}[/red]")
+            raise typer.Exit(2) from None
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("reading the decisions", total=len(games))
+        model = _train(
+            console,
+            lambda: playmodel.train(games, imitate, lambda done: bar.update(task, completed=done)),
+        )
+    _save(console, playmodel.save, model, out)
+    figures = ", ".join(
+        f"{p}{'p' if not pairs else ' pairs'} {h['agree']:.3f}/{h['agree_heuristic']:.3f}"
+        for (p, pairs), h in zip(model["tables"], model["holdout"], strict=True)
+        if h["decisions"]
+    )
+    console.print(
+        f"{sum(model['decisions']):,} decisions from {len(games):,} games; on held-out "
+        f"games, the chosen card is the model's / the heuristic's top card: {figures}; "
+        f"wrote {out}"
+    )

@@ -55,20 +55,28 @@ def pack(state: GameState) -> Packed:
     return new_array(pack_list(state))
 
 
+POLICIES = ("random", "heuristic", "learned")
+"""The playout policies by name (:mod:`pitch.fastcore.layout` says how a mask holds them)."""
+
+
 def policy_mask(policy: str | int | Sequence[str]) -> int:
-    """``'random'``, ``'heuristic'``, one name per seat, or a raw mask (bit = seat
-    played by the heuristic)."""
+    """``'random'``, ``'heuristic'``, ``'learned'`` (the heuristic's bids, the learned
+    card model's cards), one name per seat, or a raw mask (see the layout)."""
     if isinstance(policy, int):
-        if isinstance(policy, bool) or not 0 <= policy <= layout.HEURISTIC:
-            raise PitchError(f"a policy mask has one bit per seat (0..127), not {policy}")
+        if isinstance(policy, bool) or not 0 <= policy <= layout.ALL_POLICIES:
+            raise PitchError(
+                f"a policy mask has two bits per seat (0..{layout.ALL_POLICIES}), not {policy}"
+            )
         return policy
     names: list[str] = [policy] * 7 if isinstance(policy, str) else [str(p) for p in policy]
     mask = 0
     for seat, name in enumerate(names):
-        if name == "heuristic":
+        if name not in POLICIES:
+            raise PitchError(f"unknown playout policy {name!r}; choose one of {POLICIES}")
+        if name != "random":
             mask |= 1 << seat
-        elif name != "random":
-            raise PitchError(f"unknown playout policy {name!r}; choose 'random' or 'heuristic'")
+        if name == "learned":
+            mask |= 1 << (layout.LEARNED_SHIFT + seat)
     return mask
 
 

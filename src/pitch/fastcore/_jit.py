@@ -40,16 +40,18 @@ def _drop_stale_caches(here: Path = Path(__file__).parent) -> None:
     """numba's disk cache is keyed on each kernel's own source file, not on the
     helpers it inlines from other files (a change to :mod:`pitch.fastcore.policy`
     would leave the rollout loops of :mod:`pitch.fastcore.loops` playing the old
-    policy), the :mod:`pitch.fastcore.layout` slot numbers nor the bid model's
-    weights (:mod:`pitch.fastcore.bidmodel`) it compiles in as constants. So the cache
+    policy), the :mod:`pitch.fastcore.layout` slot numbers nor the learned models'
+    weights (:mod:`pitch.fastcore.bidmodel`, :mod:`pitch.fastcore.playmodel`) it
+    compiles in as constants. So the cache
     remembers the sources, layout and weights it was built for, and is dropped when
     they differ (best effort: another process may be writing it)."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return  # the user's own cache folder: theirs to manage
-    from pitch.fastcore import bidmodel, layout
+    from pitch.fastcore import bidmodel, layout, playmodel
 
     key = repr(sorted((k, v) for k, v in vars(layout).items() if k.isupper() and type(v) is int))
     key += " bids " + bidmodel.fingerprint(bidmodel.WEIGHTS)  # compiled in as constants
+    key += " cards " + bidmodel.fingerprint(playmodel.WEIGHTS)
     sources = hashlib.sha256()
     for path in sorted(here.glob("*.py")):
         sources.update(path.name.encode() + b"\0" + path.read_bytes())

@@ -12,20 +12,13 @@ tuple that the kernels compile in as a constant; it needs only the standard libr
 
 from __future__ import annotations
 
-import hashlib
-import json
-import math
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from pitch.engine.errors import PitchError
+from pitch.fastcore import modelfile
+from pitch.fastcore.modelfile import FORMAT, PARTNERSHIP, TABLES, fingerprint, model_index
 
-FORMAT: Final = 1
-TABLES: Final = ((2, False), (3, False), (4, False), (5, False), (6, False), (7, False), (4, True))
-"""The tables a model covers, in its order: (players, partnerships). The solo table of
-``p`` players is model ``p - 2``; the partnership game is the last."""
-PARTNERSHIP: Final = len(TABLES) - 1
+__all__ = ["FORMAT", "PARTNERSHIP", "TABLES", "fingerprint", "model_index"]
 
 # A model's weights for one table, by feature (see policy.suit_features):
 W_HIGH: Final = 0
@@ -48,50 +41,19 @@ DENSE: Final = (
 )
 FEATURES: Final = W_DENSE + len(DENSE)
 """Weights a table's model has."""
-LIMIT: Final = 100.0
-"""No weight of a sane model is this large (a check on the file, not on the fit)."""
-
 MODEL_PATH: Final = Path(__file__).parent / "bid_value.json"
 """The shipped model."""
 
 
-def model_index(players: int, partnerships: bool) -> int:
-    """Which of :data:`TABLES` a table's bids are estimated by."""
-    return PARTNERSHIP if partnerships else players - 2
-
-
 def weights_of(data: Any, where: str) -> tuple[float, ...]:
-    """The flat weights (``len(TABLES) * FEATURES`` floats) of a model's JSON object,
-    checked: format, shape, finite and bounded numbers."""
-    if (
-        not isinstance(data, dict)
-        or data.get("format") != FORMAT
-        or data.get("kind") != "bid-value"
-    ):
-        raise PitchError(f"{where} is not a bid model of format {FORMAT}")
-    rows = data.get("weights")
-    if not isinstance(rows, list) or len(rows) != len(TABLES):
-        raise PitchError(f"{where}: a bid model has weights for {len(TABLES)} tables")
-    flat: list[float] = []
-    for row in rows:
-        if not isinstance(row, list) or len(row) != FEATURES:
-            raise PitchError(f"{where}: each table has {FEATURES} weights")
-        for x in row:
-            if isinstance(x, bool) or not isinstance(x, int | float):
-                raise PitchError(f"{where}: weights are numbers, not {x!r}")
-            if not (math.isfinite(x) and abs(x) < LIMIT):
-                raise PitchError(f"{where}: weights are finite and under {LIMIT:g}, not {x!r}")
-            flat.append(float(x))
-    return tuple(flat)
+    """The flat weights of a bid model's JSON object, checked
+    (:func:`pitch.fastcore.modelfile.table_weights`)."""
+    return modelfile.table_weights(data, where, "bid-value", FEATURES)
 
 
 def read(path: Path) -> tuple[float, ...]:
     """A model file's weights (:func:`weights_of`)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise PitchError(f"cannot read the bid model {path}: {e}") from None
-    return weights_of(data, str(path))
+    return modelfile.read(path, "bid-value", FEATURES)
 
 
 def formula_weights() -> list[list[float]]:
@@ -100,12 +62,6 @@ def formula_weights() -> list[list[float]]:
     row = [0.0] * FEATURES
     row[W_DENSE + DENSE.index("formula")] = 1.0
     return [list(row) for _ in TABLES]
-
-
-def fingerprint(weights: Sequence[float]) -> str:
-    """A short digest of the weights: compiled kernels hold them as constants, so
-    numba's cache is dropped when it changes (:mod:`pitch.fastcore._jit`)."""
-    return hashlib.sha256(repr(tuple(weights)).encode()).hexdigest()[:16]
 
 
 WEIGHTS: Final = read(MODEL_PATH)

@@ -86,6 +86,12 @@ R_COUNTS: Final = 22
 R_THROWN: Final = 29
 R_SIZE: Final = 30
 
-# Policies, per seat: bit ``seat`` of a policy mask set means the heuristic plays it.
+# Policies, per seat: bit ``seat`` of a policy mask set means the heuristic plays it;
+# bit ``LEARNED_SHIFT + seat`` set, that the learned card model plays its cards
+# (:func:`pitch.fastcore.policy.learned_card`; its bids stay the heuristic's).
 RANDOM: Final = 0
 HEURISTIC: Final = 127
+LEARNED_SHIFT: Final = 7
+LEARNED: Final = HEURISTIC | HEURISTIC << LEARNED_SHIFT
+ALL_POLICIES: Final = LEARNED
+"""The largest policy mask."""

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from pitch.fastcore import playmodel
 from pitch.fastcore._jit import below, constant_floats, entry, highest, lowest, njit, popcount
 from pitch.fastcore.bidmodel import FEATURES, PARTNERSHIP, W_COUNT, W_DENSE, W_HIGH, W_LOW, WEIGHTS
 from pitch.fastcore.layout import (
@@ -35,6 +36,7 @@ from pitch.fastcore.layout import (
     HANDS,
     HIGH_BIDDER,
     LEADER,
+    LEARNED_SHIFT,
     MUST_MAKE,
     PARTNERS,
     PITCHER,
@@ -72,6 +74,11 @@ POW55: Final = tuple(0.55**k for k in range(14))
 """``POW55[k] = 0.55 ** k``: a trump stays Low with ``k`` lower ones unseen."""
 BID_WEIGHTS: Final = constant_floats(WEIGHTS)
 """The shipped bid model (:mod:`pitch.fastcore.bidmodel`), a constant of the kernels."""
+PLAY_WEIGHTS: Final = constant_floats(playmodel.WEIGHTS)
+"""The shipped card model (:mod:`pitch.fastcore.playmodel`), a constant of the kernels."""
+PLAY_NF: Final = playmodel.NF
+PLAY_TRAINED: Final = constant_floats(playmodel.TRAINED)
+"""The tables the shipped card model was trained for (elsewhere it is the heuristic)."""
 
 
 @entry
@@ -339,15 +346,48 @@ def lead(w: Arr, hand: int, legal: int, seat: int, unseen: int, played: int) -> 
     return choice
 
 
+@njit
+def played_cards(w: Arr) -> int:
+    """The cards played so far this hand, by every seat."""
+    played = 0
+    for p in range(w[N]):
+        played |= w[DEALT + p] & ~w[HANDS + p]
+    return played
+
+
+@njit
+def opponent_after(w: Arr, seat: int, me: int) -> bool:
+    """A seat of another side is still to play to the current trick after ``seat``."""
+    n = w[N]
+    s = seat
+    for _ in range(n - 1 - w[TRICK_LEN]):
+        s = s + 1 if s + 1 < n else 0
+        if side_of(w, s) != me:
+            return True
+    return False
+
+
+@njit
+def trick_worth(w: Arr, trump: int, unseen: int, played: int) -> float:
+    """The worth of the cards in the current trick, summed in playing order as the
+    Python does."""
+    n = w[N]
+    v = 0.0
+    s = w[LEADER]
+    tm = w[TRICK_MASK]
+    for _ in range(w[TRICK_LEN]):
+        v += card_value(lowest(tm & w[DEALT + s]), trump, unseen, played)
+        s = s + 1 if s + 1 < n else 0
+    return v
+
+
 @entry
 def heuristic_card(w: Arr, legal: int) -> int:
     """The heuristic's card (the oracle's ``choose_card``)."""
     seat = w[TO_ACT]
     n = w[N]
     hand = w[HANDS + seat]
-    played = 0
-    for p in range(n):
-        played |= w[DEALT + p] & ~w[HANDS + p]
+    played = played_cards(w)
     unseen = FULL_DECK & ~hand & ~played
     tl = w[TRICK_LEN]
     if tl == 0:
@@ -356,20 +396,9 @@ def heuristic_card(w: Arr, legal: int) -> int:
     me = side_of(w, seat)
     best = w[BEST_CARD]
     best_seat = w[BEST_SEAT]
-    opp_after = False
-    s = seat
-    for _ in range(n - 1 - tl):
-        s = s + 1 if s + 1 < n else 0
-        if side_of(w, s) != me:
-            opp_after = True
+    opp_after = opponent_after(w, seat, me)
     late = tl + 1 >= n - 1
-    # The trick's value, summed in playing order as the Python does.
-    trick_value = 0.0
-    s = w[LEADER]
-    tm = w[TRICK_MASK]
-    for _ in range(tl):
-        trick_value += card_value(lowest(tm & w[DEALT + s]), trump, unseen, played)
-        s = s + 1 if s + 1 < n else 0
+    trick_value = trick_worth(w, trump, unseen, played)
     partner_holds = side_of(w, best_seat) == me
     if partner_holds and (not opp_after or secure(best, trump, unseen, opp_after, late)):
         # Partner holds the trick: feed it points, keep trumps that win later.
@@ -429,9 +458,173 @@ def heuristic_card(w: Arr, legal: int) -> int:
     return choice
 
 
+# ------------------------------------------------------------------ learned card play
+
+
+Context = tuple[int, int, int, int, int, int, int, int, bool, bool, bool, float, bool, bool, bool]
+"""What :func:`card_features` reads of the trick, the same for every card (:func:`card_context`)."""
+
+
+@njit
+def card_context(w: Arr, legal: int) -> Context:
+    """The trick as the seat to act sees it: the heuristic's card, trump (-1 before the
+    first card names it), the seat's hand, the cards unseen and played, the trick's
+    length, best card and led card, whether an opponent plays after, the trick is nearly
+    full or this is its last card, the trick's worth, whether a partner holds it
+    (safely), and whether this seat's side pitched."""
+    heur = heuristic_card(w, legal)
+    trump = w[TRUMP]
+    seat = w[TO_ACT]
+    n = w[N]
+    hand = w[HANDS + seat]
+    played = played_cards(w)
+    unseen = FULL_DECK & ~hand & ~played
+    tl = w[TRICK_LEN]
+    me = side_of(w, seat)
+    best = w[BEST_CARD]
+    led = -1
+    opp_after = False
+    trick_value = 0.0
+    partner_holds = False
+    partner_safe = False
+    late = tl + 1 >= n - 1
+    if tl > 0 and trump >= 0:
+        led = lowest(w[TRICK_MASK] & w[DEALT + w[LEADER]])
+        opp_after = opponent_after(w, seat, me)
+        trick_value = trick_worth(w, trump, unseen, played)
+        partner_holds = side_of(w, w[BEST_SEAT]) == me
+        partner_safe = partner_holds and secure(best, trump, unseen, opp_after, late)
+    pitcher_side = w[PITCHER] >= 0 and side_of(w, w[PITCHER]) == me
+    return (
+        heur, trump, hand, unseen, played, tl, best, led, opp_after, late, tl == n - 1,
+        trick_value, partner_holds, partner_safe, pitcher_side,
+    )  # fmt: skip
+
+
+@njit
+def card_features(
+    c: int, ctx: Context
+) -> tuple[
+    float, float, float, float, float, float, float, float, float, float,
+    float, float, float, float, float, float, float, float, float, float,
+    float, float, float,
+]:  # fmt: skip
+    """The features of playing card ``c`` in the trick ``ctx`` (:func:`card_context`,
+    trump set), in the order of :data:`pitch.fastcore.playmodel.FEATURES`: the one
+    statement of them, for the ``learned`` policy and for its training."""
+    heur, trump, hand, unseen, played, tl, best, led, opp_after, late, last = ctx[:11]
+    trick_value, partner_holds, partner_safe, pitcher_side = ctx[11:]
+    rank = c % 13
+    is_trump = c // 13 == trump
+    t = 1.0 if is_trump else 0.0
+    value = card_value(c, trump, unseen, played)
+    keep = keep_value(c, trump, unseen)
+    leading = tl == 0
+    wins = 0.0
+    secure_win = 0.0
+    if not leading and beats(c, best, trump):
+        wins = 1.0
+        if secure(c, trump, unseen, opp_after, late):
+            secure_win = 1.0
+    master = 1.0 if unseen & SUIT_MASK[c // 13] & ~((2 << c) - 1) == 0 else 0.0
+    lead_ = 1.0 if leading else 0.0
+    follow = 1.0 if not leading and c // 13 == led // 13 else 0.0
+    ruff = t if not leading and led // 13 != trump else 0.0
+    suit = hand & SUIT_MASK[c // 13]
+    count = popcount(suit)
+    return (
+        1.0 if c == heur else 0.0,
+        value,
+        keep,
+        t,
+        rank / 12.0,
+        1.0 if rank == 8 else 0.0,
+        1.0 if is_trump and rank == JACK else 0.0,
+        wins,
+        secure_win,
+        wins * trick_value,
+        secure_win * (trick_value + value),
+        value if partner_safe else 0.0,
+        t if partner_holds else 0.0,
+        follow,
+        ruff,
+        wins if last else 0.0,
+        lead_ * t,
+        lead_ * master,
+        lead_ * GAME_VALUE[rank] / 10.0,
+        t if pitcher_side else 0.0,
+        count / 6.0,
+        1.0 if count == 1 and not is_trump else 0.0,
+        1.0 if lowest(suit) == c else 0.0,
+    )
+
+
+@njit
+def model_index_of(w: Arr) -> int:
+    """Which model of :data:`pitch.fastcore.modelfile.TABLES` plays at ``w``'s table."""
+    return PARTNERSHIP if w[PARTNERS] != 0 else w[N] - 2
+
+
+@njit
+def learned_card(w: Arr, legal: int, weights: Arr) -> int:
+    """The ``learned`` policy's card: the legal card with the highest score under the
+    model of the table in ``weights`` (:mod:`pitch.fastcore.playmodel`), the lowest
+    card on ties. The first card of a hand (it names trump, R4.1) is the heuristic's."""
+    ctx = card_context(w, legal)
+    if ctx[1] < 0:
+        return ctx[0]
+    o = PLAY_NF * model_index_of(w)
+    choice = -1
+    score = 0.0
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        f = card_features(c, ctx)
+        v = 0.0
+        for i in range(PLAY_NF):
+            v += weights[o + i] * f[i]
+        if choice < 0 or v > score:
+            choice = c
+            score = v
+    return choice
+
+
+@entry
+def card_rows(w: Arr, legal: int, out: Arr) -> bool:
+    """Each legal card's features (:func:`card_features`), in card order, into ``out``
+    (``NF`` floats a card): what ``pitch train play-model`` fits the model to. False,
+    and nothing written, before trump is named (that card is the heuristic's)."""
+    ctx = card_context(w, legal)
+    if ctx[1] < 0:
+        return False
+    row = 0
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        f = card_features(c, ctx)
+        for i in range(PLAY_NF):
+            out[row + i] = f[i]
+        row += PLAY_NF
+    return True
+
+
+@entry
+def learned_action(w: Arr, legal: int, weights: Arr) -> int:
+    """:func:`learned_card` called from Python (a test's weights)."""
+    return learned_card(w, legal, weights)
+
+
 @njit
 def choose(w: Arr, legal: int, policy: int, s: int) -> tuple[int, int]:
     """The action of the seat to act under ``policy``: ``(action, new PRNG state)``."""
+    if (
+        policy >> (LEARNED_SHIFT + w[TO_ACT]) & 1
+        and not legal >> 52
+        and PLAY_TRAINED[model_index_of(w)] > 0.0
+    ):
+        return learned_card(w, legal, PLAY_WEIGHTS), s
     if policy >> w[TO_ACT] & 1:
         if legal >> 52:
             return heuristic_bid(w, legal), s
