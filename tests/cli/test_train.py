@@ -26,6 +26,19 @@ def test_train_writes_a_model_that_reads_back(tmp_path: Path) -> None:
     assert winvalue.read(again) == model  # the seed fixes the model, not the threads
 
 
+def test_train_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
+    pytest.importorskip("numpy")
+    check = tmp_path / "wv.ckpt"
+    args = ["train", "win-value", "--games", "10", "--steps", "20", "--checkpoint", str(check)]
+    first, second = tmp_path / "1.json", tmp_path / "2.json"
+    assert runner.invoke(app, [*args, "-o", str(first)]).exit_code == 0
+    kept = check.read_text()
+    assert kept.count("\n") == 1 + 28  # the header, then 7 tables x 4 targets of one task
+    assert runner.invoke(app, [*args, "-o", str(second)]).exit_code == 0
+    assert check.read_text() == kept  # nothing played again
+    assert winvalue.read(second) == winvalue.read(first)
+
+
 @pytest.mark.parametrize(
     "bad",
     [["--games", "0"], ["--games", "x"], ["--steps", "0"], ["--workers", "-1"]],

@@ -84,3 +84,62 @@ def test_train_play_model_from_the_command_line(tmp_path: Path) -> None:
         assert done.exit_code == 2 and why in done.output, done.output
     with pytest.raises(PitchError, match="does not name its bots"):
         train.collect([{"rules": {}, "hands": []}], imitate="x")
+
+
+def test_train_play_model_by_seeded_self_play_goes_on_from_its_checkpoint(
+    tmp_path: Path,
+) -> None:
+    runner = CliRunner()
+    check = tmp_path / "games.ckpt"
+    args = ["train", "play-model", "--table", "heads-up", "--table", "partnership"]
+    args += ["--games", "5", "--bot", "heuristic", "--seed", "4", "--checkpoint", str(check)]
+    whole = tmp_path / "whole.json"
+    done = runner.invoke(app, [*args, "--workers", "2", "--out", str(whole)])
+    assert done.exit_code == 0, done.output
+    assert "decisions from 10 games" in done.output
+    model = json.loads(whole.read_text())
+    assert model["source"] == "self-play" and model["seed"] == 4 and model["bot"] == "heuristic"
+    assert model["decisions"][model_index(2, False)] and model["decisions"][model_index(4, True)]
+    assert not model["decisions"][model_index(4, False)]  # a table not asked for
+    lines = check.read_text().splitlines()
+    assert len(lines) == 11  # the header and a game a line
+    # Stopped after three games: the run goes on from them, to the same model.
+    check.write_text("\n".join(lines[:4]) + "\n" + lines[4][:20])
+    resumed = tmp_path / "resumed.json"
+    done = runner.invoke(app, [*args, "--workers", "1", "--out", str(resumed)])
+    assert done.exit_code == 0, done.output
+    assert json.loads(resumed.read_text())["weights"] == model["weights"]
+    assert sorted(check.read_text().splitlines()) == sorted(lines)
+    # Another seed, other games (the checkpoint keeps both runs' games apart).
+    other = tmp_path / "other.json"
+    seed5 = [*args[: args.index("--seed")], "--seed", "5", "--out", str(other)]
+    assert runner.invoke(app, seed5).exit_code == 0
+    assert json.loads(other.read_text())["weights"] != model["weights"]
+
+
+@pytest.mark.parametrize(
+    ("bad", "why"),
+    [
+        (["--table", "solo9"], "not a table"),
+        (["--bot", "nobody"], "unknown bot"),
+        (["--games", "4"], "--games"),
+        (["--games", "many"], "--games"),
+    ],
+)
+def test_train_play_model_refuses_bad_options_before_playing(
+    tmp_path: Path, bad: list[str], why: str
+) -> None:
+    out = tmp_path / "m.json"
+    done = CliRunner().invoke(app, ["train", "play-model", *bad, "--out", str(out)])
+    assert done.exit_code == 2 and why in done.output, done.output
+    assert not out.exists()
+
+
+def test_train_play_model_refuses_a_checkpoint_of_another_run_kind(tmp_path: Path) -> None:
+    check = tmp_path / "wv.ckpt"
+    check.write_text('{"pitch-checkpoint": "win-value"}\n')
+    out = tmp_path / "m.json"
+    args = ["train", "play-model", "--table", "solo3", "--games", "5", "--bot", "heuristic"]
+    done = CliRunner().invoke(app, [*args, "--checkpoint", str(check), "--out", str(out)])
+    assert done.exit_code == 2 and "not a checkpoint of play-model" in " ".join(done.output.split())
+    assert check.read_text() == '{"pitch-checkpoint": "win-value"}\n' and not out.exists()

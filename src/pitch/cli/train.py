@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from pitch.engine.errors import PitchError
+from pitch.engine.rules import TABLE_KINDS
+
+T = TypeVar("T")
 
 train_app = typer.Typer(
     help="Train the bots' learned models from self-play (docs/bots.md).",
@@ -33,22 +45,49 @@ def _writable(out: Path) -> None:
         raise typer.BadParameter(f"cannot write {out}", param_hint="--out")
 
 
-def _runner(module: Any, workers: int, ray: str | None) -> Any:
+def _runner(
+    module: Any,
+    workers: int,
+    ray: str | None,
+    checkpoint: Path | None,
+    kind: str,
+    progress: Callable[[int, int], None],
+) -> Any:
     """Where ``module``'s self-play tasks run: Ray tasks at ``ray``, else ``workers``
-    threads (0: a thread per local core)."""
+    threads (0: a thread per local core); each answer kept in ``checkpoint`` as it
+    comes, and the answers found there not played again (``selfplay.resumable``)."""
     from pitch.training import selfplay
 
+    task = selfplay.tagged(module.play_task)
     if ray is None:
-        return selfplay.run_threads(module.play_task, workers or os.cpu_count() or 1)
-    from pitch.training.ray_backend import RayUnavailable
+        run = selfplay.run_threads(task, workers or os.cpu_count() or 1)
+    else:
+        from pitch.training.ray_backend import RayUnavailable
 
-    try:
-        return selfplay.run_ray(module.play_task, ray)
-    except RayUnavailable as e:
-        raise typer.BadParameter(str(e), param_hint="--ray") from None
+        try:
+            run = selfplay.run_ray(task, ray)
+        except RayUnavailable as e:
+            raise typer.BadParameter(str(e), param_hint="--ray") from None
+    return selfplay.resumable(run, checkpoint, kind, progress)
 
 
-def _train(console: Console, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+@contextmanager
+def _progress(console: Console, what: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar (on the terminal only) fed ``(done, total)``."""
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(what, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+def _train(console: Console, work: Callable[[], T]) -> T:
     try:
         return work()
     except PitchError as e:
@@ -74,6 +113,13 @@ Ray = Annotated[
     typer.Option(help="Play the games as Ray tasks: a cluster ADDRESS, or 'auto'/'local'."),
 ]
 Seed = Annotated[int, typer.Option(help="Seed: the same seed, the same model.")]
+Checkpoint = Annotated[
+    Path | None,
+    typer.Option(
+        help="Keep each finished self-play task in FILE; run again with the same FILE "
+        "(and the same options) to go on where a stopped run ended, to the same model."
+    ),
+]
 
 
 @train_app.command("win-value")
@@ -91,6 +137,7 @@ def win_value(
     workers: Workers = 0,
     ray: Ray = None,
     steps: Annotated[int, typer.Option(min=1, max=100_000, help="Training steps.")] = 3000,
+    checkpoint: Checkpoint = None,
 ) -> None:
     """Learn how likely a side is to win the game from each score (what `master`
     plays for, `pimc:win_weight`): self-play with the heuristic on every table and
@@ -99,8 +146,9 @@ def win_value(
 
     console = Console(stderr=True)
     _writable(out)
-    runner = _runner(winvalue, workers, ray)
-    model = _train(console, lambda: winvalue.train(games, seed, runner, steps))
+    with _progress(console, "self-play") as progress:
+        runner = _runner(winvalue, workers, ray, checkpoint, "win-value", progress)
+        model = _train(console, lambda: winvalue.train(games, seed, runner, steps))
     _save(console, winvalue.save, model, out)
     fit = model["fit"]
     console.print(
@@ -124,6 +172,7 @@ def bid_value(
     ),
     workers: Workers = 0,
     ray: Ray = None,
+    checkpoint: Checkpoint = None,
 ) -> None:
     """Learn how many points a hand takes pitching each suit (what the heuristic, and
     every search's rollouts, bid by): every seat pitches every suit it holds on
@@ -133,8 +182,9 @@ def bid_value(
 
     console = Console(stderr=True)
     _writable(out)
-    runner = _runner(bidvalue, workers, ray)
-    model = _train(console, lambda: bidvalue.train(deals, seed, runner))
+    with _progress(console, "self-play") as progress:
+        runner = _runner(bidvalue, workers, ray, checkpoint, "bid-value", progress)
+        model = _train(console, lambda: bidvalue.train(deals, seed, runner))
     _save(console, bidvalue.save, model, out)
     rows = sum(h["rows"] for h in model["holdout"])
     gains = ", ".join(
@@ -147,12 +197,37 @@ def bid_value(
     )
 
 
+BOT = "pimc:rollout=heuristic"
+"""Whose cards the card model learns by default: `master` with the heuristic's rollouts
+(the shipped model was learned from its games; a second round learned from `master`
+with the learned rollouts did worse, docs/results/play-model/PLAN.md, step 7)."""
+TableName = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--table",
+        help=f"A table to self-play (repeatable): {', '.join(TABLE_KINDS)}. Default: all.",
+    ),
+]
+
+
 @train_app.command("play-model")
 def play_model(
     records: Annotated[
-        list[Path],
-        typer.Argument(help="Game records (JSON Lines), e.g. from pitch arena --out."),
-    ],
+        list[Path] | None,
+        typer.Argument(
+            help="Game records (JSON Lines, e.g. from pitch arena --out) to learn from "
+            "instead of self-play."
+        ),
+    ] = None,
+    games: Annotated[
+        int,
+        typer.Option("--games", "-n", min=5, max=1_000_000, help="Self-play games per table."),
+    ] = 800,
+    table: TableName = None,
+    bot: Annotated[
+        str, typer.Option(help="The bot whose cards self-play learns, in every seat.")
+    ] = BOT,
+    seed: Seed = 1,
     imitate: Annotated[
         str | None,
         typer.Option(help="Learn only the seats this bot played (as the records name it)."),
@@ -160,31 +235,60 @@ def play_model(
     out: Annotated[Path, typer.Option("--out", "-o", help="Where to write the model (JSON).")] = (
         Path("play_model.json")
     ),
+    workers: Workers = 0,
+    ray: Ray = None,
+    checkpoint: Checkpoint = None,
 ) -> None:
-    """Learn which card a player chooses (the `learned` rollout policy of
-    `pimc:rollout=learned`): at each card of the records once trump is set, a
-    conditional logit per table over the legal cards' features, judged on every fifth
-    record. Ship it as src/pitch/fastcore/play_model.json."""
-    from rich.progress import Progress
-
+    """Learn which card a strong player chooses (the `learned` rollout policy of
+    `pimc:rollout=learned`): seeded self-play of --bot on each --table (or the RECORDS
+    given), then at each card once trump is set a conditional logit per table over the
+    legal cards' features, judged on every fifth game. Ship it as
+    src/pitch/fastcore/play_model.json."""
+    from pitch.bots.registry import parse_bot_spec
     from pitch.engine.errors import RecordError
     from pitch.engine.records import read_records
     from pitch.training import playmodel
 
     console = Console(stderr=True)
     _writable(out)
-    games: list[dict[str, Any]] = []
-    for path in records:
-        try:
-            games += read_records(path)
-        except (OSError, UnicodeDecodeError, RecordError) as e:
-            console.print(f"[red]cannot read {path}: {e}[/red]")
-            raise typer.Exit(2) from None
-    with Progress(console=console, transient=True) as bar:
-        task = bar.add_task("reading the decisions", total=len(games))
+    tables = table or list(TABLE_KINDS)
+    for name in tables:
+        if name not in TABLE_KINDS:
+            raise typer.BadParameter(
+                f"{name!r} is not a table; choose from {', '.join(TABLE_KINDS)}",
+                param_hint="--table",
+            )
+    try:
+        parse_bot_spec(bot)
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="--bot") from None
+    source: dict[str, Any]
+    played: list[dict[str, Any]] = []
+    if records:
+        for path in records:
+            try:
+                played += read_records(path)
+            except (OSError, UnicodeDecodeError, RecordError) as e:
+                console.print(f"[red]cannot read {path}: {e}[/red]")
+                raise typer.Exit(2) from None
+        source = {"source": "records"}
+    else:
+        with _progress(console, "self-play games") as progress:
+            runner = _runner(playmodel, workers, ray, checkpoint, "play-model", progress)
+            played = _train(console, lambda: playmodel.self_play(games, seed, tables, runner, bot))
+        source = {
+            "source": "self-play",
+            "seed": seed,
+            "bot": bot,
+            "games_per_table": games,
+            "self_play_tables": tables,
+        }
+    with _progress(console, "reading the decisions") as progress:
         model = _train(
             console,
-            lambda: playmodel.train(games, imitate, lambda done: bar.update(task, completed=done)),
+            lambda: playmodel.train(
+                played, imitate, lambda done: progress(done, len(played)), source
+            ),
         )
     _save(console, playmodel.save, model, out)
     figures = ", ".join(
@@ -193,7 +297,7 @@ def play_model(
         if h["decisions"]
     )
     console.print(
-        f"{sum(model['decisions']):,} decisions from {len(games):,} games; on held-out "
+        f"{sum(model['decisions']):,} decisions from {len(played):,} games; on held-out "
         f"games, the chosen card is the model's / the heuristic's top card: {figures}; "
         f"wrote {out}"
     )

@@ -356,6 +356,15 @@ PRESETS: Final[dict[str, Rules]] = {
 their name says (``club``: partners to 11, the pitcher must make the bid to go out)."""
 
 
+TABLE_KINDS: Final[dict[str, tuple[int, bool]]] = {
+    "heads-up": (2, False),
+    **{f"solo{p}": (p, False) for p in range(3, 8)},
+    "partnership": (4, True),
+}
+"""The tables the bots' learned models (one row each) and docs/bots.md's ladder tell
+apart, by name: ``(players, partnerships)``."""
+
+
 # Every state sent to a client names the sides and who played each trick card: both
 # are built once per table size, not per message.
 @functools.cache

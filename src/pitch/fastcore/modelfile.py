@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any, Final
 
 from pitch.engine.errors import PitchError
+from pitch.engine.rules import TABLE_KINDS
 
 FORMAT: Final = 1
-TABLES: Final = ((2, False), (3, False), (4, False), (5, False), (6, False), (7, False), (4, True))
+TABLES: Final = tuple(TABLE_KINDS.values())
 """The tables a model covers, in its order: (players, partnerships). The solo table of
 ``p`` players is model ``p - 2``; the partnership game is the last."""
 PARTNERSHIP: Final = len(TABLES) - 1

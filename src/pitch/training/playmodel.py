@@ -1,7 +1,9 @@
 """The learned card model: which card a strong player chooses, for the search's rollouts.
 
-Trained on game records (``pitch train play-model RECORDS...``, for instance those
-``pitch arena master master --out games.jsonl`` writes): at every card a seat chose
+Trained on games of a strong bot in every seat: its own seeded self-play
+(``pitch train play-model --table partnership``, :func:`self_play`, resumable through a
+checkpoint file) or any game records (``pitch train play-model RECORDS...``, for
+instance those ``pitch arena master master --out games.jsonl`` writes): at every card a seat chose
 once trump was set, each legal card's features
 (:func:`pitch.fastcore.policy.card_features`, read through
 :func:`pitch.fastcore.policy.card_rows` from that seat's view only) and the card it
@@ -18,6 +20,7 @@ the log loss. Why numpy: a Newton step over a few tens of weights is one solve.
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,9 +28,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from pitch.bots.analysis import decisions
+from pitch.bots.registry import make_bot
+from pitch.bots.runner import play_game
+from pitch.engine import Rules, game_record
 from pitch.engine.errors import PitchError
+from pitch.engine.rules import TABLE_KINDS
 from pitch.engine.state import PLAY
-from pitch.fastcore import layout
+from pitch.fastcore import layout, warm_up
 from pitch.fastcore._jit import COMPILED, new_array, new_floats
 from pitch.fastcore.modelfile import FORMAT, TABLES, model_index
 from pitch.fastcore.packing import view_position_list
@@ -35,7 +42,17 @@ from pitch.fastcore.playmodel import FEATURES, HEURISTIC_FEATURE, KIND, NF, heur
 from pitch.fastcore.policy import card_rows
 from pitch.training import selfplay
 
-__all__ = ["Decisions", "collect", "fit", "judge", "save", "train"]
+__all__ = [
+    "Decisions",
+    "collect",
+    "fit",
+    "judge",
+    "play_task",
+    "save",
+    "self_play",
+    "tasks",
+    "train",
+]
 
 HOLDOUT: Final = 5
 """Every this-many-th record is kept out of the fit, to judge it."""
@@ -48,6 +65,56 @@ DIGITS: Final = 6
 """Decimals a weight keeps in the model file (the kernels use the file's numbers)."""
 MAX_CARDS: Final = 6
 """Legal cards a decision has at most (a hand of six)."""
+MAX_HANDS: Final = 200
+"""A self-play game still going after this many hands stops (its hands still count)."""
+
+
+# -- self-play -----------------------------------------------------------------
+
+
+def play_task(players: int, partnerships: bool, bot: str, index: int, seed: int) -> dict[str, Any]:
+    """One self-play game of ``bot`` in every seat on the table ``(players,
+    partnerships)``, shuffled from ``seed`` (each seat's bot too): its record."""
+    warm_up()  # a capped search must not spend its first decisions loading the kernels
+    rules = Rules(players=players, partnerships=partnerships)
+    bots = [make_bot(bot, rng=random.Random(f"pitch-train/{seed}/seat{s}")) for s in range(players)]
+    outcome = play_game(rules, bots, random.Random(seed), max_hands=MAX_HANDS)
+    return game_record(outcome.state, bots=[bot] * players, seed=seed, train={"game": index})
+
+
+Task = tuple[int, bool, str, int, int]
+
+
+def tasks(games: int, seed: int, tables: Sequence[str], bot: str) -> list[Task]:
+    """``games`` games of ``bot`` on each table named in ``tables``
+    (:data:`~pitch.engine.rules.TABLE_KINDS`), one task a
+    game, each seeded from ``seed``, its table and its number (so a game does not depend
+    on how many workers play them, nor on the other tables asked for)."""
+    out: list[Task] = []
+    for name in tables:
+        players, partners = TABLE_KINDS[name]
+        for i in range(games):
+            game_seed = random.Random(f"pitch-train-play/{seed}/{name}/{i}").getrandbits(63)
+            out.append((players, partners, bot, i, game_seed))
+    return out
+
+
+def self_play(
+    games: int,
+    seed: int,
+    tables: Sequence[str],
+    runner: Callable[[Sequence[Task]], Iterable[dict[str, Any]]],
+    bot: str,
+) -> list[dict[str, Any]]:
+    """The records of ``games`` self-play games of each table, in the order of the
+    tasks whatever order they finish in (so every fifth, held out, is the same game)."""
+    items = tasks(games, seed, tables, bot)
+    order = {(t[0], t[1], t[3]): k for k, t in enumerate(items)}
+    records = list(runner(items))
+    records.sort(
+        key=lambda r: order[r["rules"]["players"], r["rules"]["partnerships"], r["train"]["game"]]
+    )
+    return records
 
 
 @dataclass
@@ -180,8 +247,10 @@ def train(
     records: Sequence[Mapping[str, Any]],
     imitate: str | None = None,
     progress: Callable[[int], None] | None = None,
+    source: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Collect, fit and judge: the model as the JSON object :func:`save` writes."""
+    """Collect, fit and judge: the model as the JSON object :func:`save` writes, with
+    ``source`` (how the records were made: the self-play's seed, games, bot) in it."""
     started = time.perf_counter()
     part, held = collect(records, imitate, progress)
     if not any(len(d) for d in part):
@@ -195,6 +264,7 @@ def train(
         "compiled": COMPILED,
         "records": len(records),
         "imitate": imitate,
+        **(source or {}),
         "tables": [list(t) for t in TABLES],
         "features": list(FEATURES),
         "decisions": [len(d) for d in part],
