@@ -356,6 +356,16 @@ def played_cards(w: Arr) -> int:
 
 
 @njit
+def seat_cards(w: Arr) -> tuple[int, int, int, int, int, int]:
+    """What every card choice starts from: the seat to act, the players, its hand, the
+    cards played, the cards it has not seen, and the trick's length."""
+    seat = w[TO_ACT]
+    hand = w[HANDS + seat]
+    played = played_cards(w)
+    return seat, w[N], hand, played, FULL_DECK & ~hand & ~played, w[TRICK_LEN]
+
+
+@njit
 def opponent_after(w: Arr, seat: int, me: int) -> bool:
     """A seat of another side is still to play to the current trick after ``seat``."""
     n = w[N]
@@ -384,12 +394,7 @@ def trick_worth(w: Arr, trump: int, unseen: int, played: int) -> float:
 @entry
 def heuristic_card(w: Arr, legal: int) -> int:
     """The heuristic's card (the oracle's ``choose_card``)."""
-    seat = w[TO_ACT]
-    n = w[N]
-    hand = w[HANDS + seat]
-    played = played_cards(w)
-    unseen = FULL_DECK & ~hand & ~played
-    tl = w[TRICK_LEN]
+    seat, n, hand, played, unseen, tl = seat_cards(w)
     if tl == 0:
         return lead(w, hand, legal, seat, unseen, played)
     trump = w[TRUMP]
@@ -474,12 +479,7 @@ def card_context(w: Arr, legal: int) -> Context:
     (safely), and whether this seat's side pitched."""
     heur = heuristic_card(w, legal)
     trump = w[TRUMP]
-    seat = w[TO_ACT]
-    n = w[N]
-    hand = w[HANDS + seat]
-    played = played_cards(w)
-    unseen = FULL_DECK & ~hand & ~played
-    tl = w[TRICK_LEN]
+    seat, n, hand, played, unseen, tl = seat_cards(w)
     me = side_of(w, seat)
     best = w[BEST_CARD]
     led = -1
