@@ -222,7 +222,7 @@ def play_model(
     games: Annotated[
         int,
         typer.Option("--games", "-n", min=5, max=1_000_000, help="Self-play games per table."),
-    ] = 800,
+    ] = 500,
     table: TableName = None,
     bot: Annotated[
         str, typer.Option(help="The bot whose cards self-play learns, in every seat.")
