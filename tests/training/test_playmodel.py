@@ -122,6 +122,9 @@ def test_train_play_model_by_seeded_self_play_goes_on_from_its_checkpoint(
     [
         (["--table", "solo9"], "not a table"),
         (["--bot", "nobody"], "unknown bot"),
+        (["--bot", "pimc:rollout=gpu"], "option rollout must be one of"),
+        (["--bot", "pimc:samples=nan"], "option samples"),
+        (["games.jsonl", "--table", "solo4"], "are for self-play"),
         (["--games", "4"], "--games"),
         (["--games", "many"], "--games"),
     ],
@@ -131,7 +134,7 @@ def test_train_play_model_refuses_bad_options_before_playing(
 ) -> None:
     out = tmp_path / "m.json"
     done = CliRunner().invoke(app, ["train", "play-model", *bad, "--out", str(out)])
-    assert done.exit_code == 2 and why in done.output, done.output
+    assert done.exit_code == 2 and why in " ".join(done.output.split()), done.output
     assert not out.exists()
 
 

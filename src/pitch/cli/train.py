@@ -244,7 +244,7 @@ def play_model(
     given), then at each card once trump is set a conditional logit per table over the
     legal cards' features, judged on every fifth game. Ship it as
     src/pitch/fastcore/play_model.json."""
-    from pitch.bots.registry import parse_bot_spec
+    from pitch.bots.registry import make_bot, parse_bot_spec
     from pitch.engine.errors import RecordError
     from pitch.engine.records import read_records
     from pitch.training import playmodel
@@ -258,10 +258,15 @@ def play_model(
                 f"{name!r} is not a table; choose from {', '.join(TABLE_KINDS)}",
                 param_hint="--table",
             )
-    try:
-        parse_bot_spec(bot)
+    try:  # its options too, here rather than in a worker's first game
+        if parse_bot_spec(bot).name != "ext":
+            make_bot(bot)
     except ValueError as e:
         raise typer.BadParameter(str(e), param_hint="--bot") from None
+    if records and (table or checkpoint or ray):
+        raise typer.BadParameter(
+            "--table, --checkpoint and --ray are for self-play; RECORDS are fitted as they are"
+        )
     source: dict[str, Any]
     played: list[dict[str, Any]] = []
     if records:
