@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import random
 import shlex
+import subprocess
+import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -82,6 +85,54 @@ def test_an_interrupted_arena_leaves_nothing(tmp_path: Path) -> None:
         time.sleep(0.1)
     assert len(list(tmp_path.iterdir())) >= 4  # programs and their children were started
     assert _left_running(tmp_path, None) == []
+
+
+# A process whose SIGTERM handler ends its programs, then exits (as an arena worker's
+# does), is signalled while a program is started but not yet registered: after the
+# program started its child, in the same thread (the handler interrupts the start) or
+# in another one (the handler runs beside it).
+_INTERRUPTED_START = textwrap.dedent("""
+    import os, signal, subprocess, sys, threading, time
+    from pathlib import Path
+    from pitch.bots import process_tree
+
+    pids, where, argv = Path(sys.argv[1]), sys.argv[2], sys.argv[3:]
+    in_start = threading.Event()
+    signal.signal(
+        signal.SIGTERM, lambda *_: process_tree.end_all(0.5, then=lambda: os._exit(7))
+    )
+    real = process_tree._start_time
+
+    def late(pid):
+        while len(list(pids.iterdir())) < 2:  # the program and its child
+            time.sleep(0.01)
+        in_start.set()
+        if where == "same":
+            os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.5)
+        return real(pid)
+
+    process_tree._start_time = late
+    trees = []  # held, as a bot holds its program (the registry's references are weak)
+    start = lambda: trees.append(process_tree.ProcessTree(argv, stdin=subprocess.PIPE))
+    if where == "same":
+        start()
+    else:
+        threading.Thread(target=start).start()
+        in_start.wait()
+        os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(30)
+""")
+
+
+@pytest.mark.parametrize("where", ["same", "other"])
+def test_a_program_started_as_the_host_is_stopped_is_stopped_too(
+    tmp_path: Path, where: str
+) -> None:
+    argv = [sys.executable, "-c", _INTERRUPTED_START, str(tmp_path), where]
+    res = subprocess.run([*argv, *forking(tmp_path, "session")], timeout=60, check=False)
+    assert res.returncode == 7  # the handler's exit, after the program was registered
+    assert _left_running(tmp_path, 2) == []
 
 
 @pytest.mark.parametrize("kind", ["session", "holder"])

@@ -239,8 +239,7 @@ def _worker_init(keep_ext: bool = False) -> None:
 def _stop_worker(signum: int, frame: object) -> None:
     """SIGTERM (the parent stops a match early): the worker's ``ext:`` programs run in
     sessions of their own, out of the signal's reach, so stop them, then exit at once."""
-    end_all(STOP_GRACE)
-    os._exit(128 + signum)
+    end_all(STOP_GRACE, then=lambda: os._exit(128 + signum))
 
 
 def _play_in_worker(cfg: ArenaConfig, index: int) -> DealResult:

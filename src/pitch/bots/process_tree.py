@@ -38,7 +38,7 @@ import subprocess
 import threading
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 MARK = "PITCH_EXT_BOT"
@@ -61,17 +61,18 @@ class ProcessTree:
         self.mark = secrets.token_hex(8)
         marks = os.environ.get(MARK)
         env = {**os.environ, MARK: f"{marks}:{self.mark}" if marks else self.mark}
-        self.popen: subprocess.Popen[str] = subprocess.Popen(
-            list(argv), env=env, start_new_session=_POSIX, **popen
-        )
-        self.pid = self.popen.pid
-        self._start = _start_time(self.pid)
         # Reentrant: a finalizer (ExternalBot.__del__) may run in a thread holding it.
         self._lock = threading.RLock()
         self._ended = False
         self._seen: dict[int, int] = {}
         """Descendants noted while it ran (:meth:`note`): pid -> start time."""
-        _TREES.add(self)
+        with _starting():  # until registered, end_all would not know it runs
+            self.popen: subprocess.Popen[str] = subprocess.Popen(
+                list(argv), env=env, start_new_session=_POSIX, **popen
+            )
+            self.pid = self.popen.pid
+            self._start = _start_time(self.pid)
+            _TREES.add(self)
 
     @property
     def stdin(self) -> IO[str] | None:
@@ -197,12 +198,48 @@ _SIGKILL: int = getattr(signal, "SIGKILL", signal.SIGTERM)
 _TREES: weakref.WeakSet[ProcessTree] = weakref.WeakSet()
 
 
-def end_all(grace: float) -> None:
+_STARTS: dict[int, int] = {}
+"""Thread id -> programs that thread is starting (started perhaps, not yet in _TREES)."""
+_AFTER_START: dict[int, list[Callable[[], None]]] = {}
+"""Thread id -> end_all calls put off until that thread's start is registered."""
+
+
+@contextlib.contextmanager
+def _starting() -> Iterator[None]:
+    me = threading.get_ident()
+    _STARTS[me] = _STARTS.get(me, 0) + 1  # only this thread writes its own entry
+    try:
+        yield
+    finally:
+        if _STARTS[me] == 1:
+            del _STARTS[me]
+            for call in _AFTER_START.pop(me, []):
+                call()
+        else:
+            _STARTS[me] -= 1
+
+
+def end_all(grace: float, then: Callable[[], object] | None = None) -> None:
     """End every program started here that is not ended yet (see :meth:`ProcessTree.end`),
-    as a process that is about to die must: they run in sessions of their own, so the
-    signal that ends it does not reach them."""
+    then call ``then``, as a process that is about to die must: they run in sessions of
+    their own, so the signal that ends it does not reach them.
+
+    Called by a signal handler that interrupted this thread in the middle of starting a
+    program (running perhaps, but not yet known here), it returns at once and all this
+    happens as soon as that program is registered (or its start failed): so a handler
+    that exits must do so in ``then``. Starts under way in other threads are waited for
+    (a few seconds at most)."""
+    me = threading.get_ident()
+    if _STARTS.get(me):
+        _AFTER_START.setdefault(me, []).append(lambda: end_all(grace, then))
+        return
+    deadline = time.monotonic() + _KILL_FOR
+    while any(t != me for t in list(_STARTS)) and time.monotonic() < deadline:
+        time.sleep(0.01)
     for tree in list(_TREES):
         tree.end(grace)
+    if then is not None:
+        then()
 
 
 def _process_table() -> dict[int, tuple[int, int, bool, int]]:
