@@ -20,7 +20,7 @@ from pitch.fastcore._jit import constant_floats, new_array, new_floats
 from pitch.fastcore.modelfile import TABLES, model_index
 from pitch.fastcore.packing import position_list
 from pitch.fastcore.playmodel import FEATURES, NF
-from pitch.fastcore.policy import card_log_p, card_rows, heuristic_card, learned_action
+from pitch.fastcore.policy import card_rows, heuristic_card, learned_action
 from tests.fastcore.policycheck import JUNK, reshuffle_others, states
 
 
@@ -99,29 +99,6 @@ def test_the_top_card_by_rank_and_the_lowest_card_on_ties() -> None:
         assert learned_action(w, legal, flat) == cards[0]
         seen += 1
     assert seen > 300
-
-
-def test_the_likelihood_of_a_card_is_the_softmax_of_the_training_features() -> None:
-    # card_log_p (what reading the play weighs deals by) is the conditional logit the
-    # model was fitted as: the softmax over the legal cards of the weights times the
-    # features `pitch train play-model` reads (card_rows), its top card the policy's.
-    rng = random.Random(15)
-    rows = [[rng.uniform(-2, 2) for _ in range(NF)] for _ in TABLES]
-    weights = _weights(rows)
-    for s in _card_states(16, 600):
-        w = pack(s)
-        legal = s.legal_mask()
-        cards = [c for c in range(52) if legal >> c & 1]
-        feats = new_floats(len(cards) * NF)
-        card_rows(w, legal, feats)
-        row = rows[model_index(s.rules.players, s.rules.partnerships)]
-        scores = [sum(row[i] * feats[k * NF + i] for i in range(NF)) for k in range(len(cards))]
-        top = max(scores)
-        norm = top + math.log(sum(math.exp(v - top) for v in scores))
-        got = [card_log_p(w, legal, c, weights) for c in cards]
-        assert got == pytest.approx([v - norm for v in scores], abs=1e-9)
-        assert math.fsum(math.exp(g) for g in got) == pytest.approx(1.0)
-        assert cards[got.index(max(got))] == learned_action(w, legal, weights)
 
 
 def _position(deal: list[str], actions: list[str]) -> GameState:

@@ -10,6 +10,7 @@ are the 28 undealt, so chance is low).
         "[(0, 1), (0, 24), (0.5, 24), (1, 24)]"
 
 Each entry is ``(read, tries)``: ``read`` is ``pimc:read_model``'s power (0: as `master`).
+It runs at ``85ca7f4``, where that option exists (it was removed after its gate).
 """
 
 from __future__ import annotations

@@ -110,7 +110,6 @@ class PimcBot(Bot):
         "bid_margin": Opt(float, -1e6, 1e6),  # a huge margin: never leave the heuristic's bid
         "bid_factor": Opt(int, 1, 100),
         "win_weight": Opt(float, 0.0, 1.0),
-        "read_model": Opt(float, 0.0, 20.0),
     }
 
     def __init__(
@@ -125,7 +124,6 @@ class PimcBot(Bot):
         bid_margin: float = 0.2,
         bid_factor: int = 3,
         win_weight: float = WIN_WEIGHT,
-        read_model: float = 0.0,
     ) -> None:
         super().__init__(rng=rng)
         o = self.checked(locals())
@@ -134,11 +132,9 @@ class PimcBot(Bot):
         self.game = weight > 0  # its values count the chance of winning (hints say so)
         if weight > 0:
             model = winvalue.shipped()
-            self.kernel = PimcSearch(
-                policy, model.table, weight * model.scale, 1.0 - weight, o["read_model"]
-            )
+            self.kernel = PimcSearch(policy, model.table, weight * model.scale, 1.0 - weight)
         else:
-            self.kernel = PimcSearch(policy, read=o["read_model"])
+            self.kernel = PimcSearch(policy)
         self.samples = o["samples"]
         self.time = o["time"]
         self.tries = o["tries"]

@@ -12,23 +12,17 @@ the unseen cards are drawn uniformly among such deals by rejection (a few shuffl
 of the unseen cards), falling back to a most-constrained-first fill. The auction
 is read too (a seat that bid 3 rarely holds no trump): up to ``tries`` deals are
 drawn and the first whose heuristic bids (the model of the other seats) are within
-``slack`` of the bids made is kept, else the closest. The play can be read as well
-(``A_READ``): of the deals within the slack, one is drawn by how likely the other seats'
-cards played this hand are under the learned card model.
+``slack`` of the bids made is kept, else the closest.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Final
 
 from pitch.fastcore._jit import below, entry, njit, popcount
 from pitch.fastcore.layout import (
-    BEST_CARD,
-    BEST_SEAT,
     BID,
     BIDS,
-    CAPTURED,
     CONTRACT,
     DEALER,
     DEALT,
@@ -37,23 +31,16 @@ from pitch.fastcore.layout import (
     HEURISTIC,
     HIGH_BID,
     HIGH_BIDDER,
-    LEAD,
     LEADER,
     NBIDS,
-    NPLAYED,
     PHASE,
     PITCHER,
-    PLAY,
-    PLAYED,
     TO_ACT,
-    TRICK_LEN,
-    TRICK_MASK,
-    TRICKS_DONE,
     TRUMP,
     N,
 )
-from pitch.fastcore.policy import PLAY_WEIGHTS, card_log_p, choose
-from pitch.fastcore.rules import Arr, legal_mask, mix, place_bid, play_card, step
+from pitch.fastcore.policy import choose
+from pitch.fastcore.rules import Arr, legal_mask, mix, place_bid, step
 
 # The aux array: what the packed position cannot say about the view.
 A_SEAT: Final = 0
@@ -70,10 +57,7 @@ A_FORBID: Final = 11
 """Per seat: cards that seat cannot hold (the suits it showed out of)."""
 A_PLAYED_BY: Final = 18
 """Per seat: the cards it has played this hand."""
-A_READ: Final = 25
-"""How much the other seats' play is read, in thousandths (0: not at all): see
-:func:`_read_play`."""
-AUX_SIZE: Final = 26
+AUX_SIZE: Final = 25
 
 SCRATCH_SIZE: Final = 88
 """Scratch ints: the unseen pool (52), a seat order, a deal and the best deal (7 each)."""
@@ -225,63 +209,6 @@ def _fill(pos: Arr, aux: Arr, w: Arr, sc: Arr) -> None:
             w[DEALT + t] = sc[_HID + t] | aux[A_PLAYED_BY + t]
 
 
-@njit
-def _read_play(pos: Arr, aux: Arr, w: Arr, sc: Arr, s: int) -> int:
-    """:func:`determinize` reading the play: of the ``tries`` deals drawn, those within
-    the auction's slack (else the closest, as without) are weighed by the likelihood of
-    the other seats' cards played this hand under the table's learned card model
-    (:func:`pitch.fastcore.policy.card_log_p`; the pitch, which names trump, is not
-    weighed), raised to the power ``aux[A_READ] / 1000`` (a tempered likelihood), and
-    one is drawn in proportion (the largest log-weight plus Gumbel noise: no deal but
-    the kept one is stored, and no weight underflows)."""
-    n = pos[N]
-    power = aux[A_READ] / 1000.0
-    slack = aux[A_SLACK]
-    me = aux[A_SEAT]
-    closest = 1 << 30
-    found = False
-    top = 0.0
-    for _ in range(aux[A_TRIES]):
-        s = sample_hidden(aux, n, sc, s)
-        _fill(pos, aux, w, sc)
-        miss, s = bid_mismatch(w, aux, slack + 1 if found else max(closest, slack + 1), s)
-        if miss > slack:
-            if not found and miss < closest:
-                closest = miss
-                for t in range(n):
-                    sc[_BEST + t] = sc[_HID + t]
-            continue
-        # bid_mismatch left w at the end of the auction, its play log intact: replay it.
-        nplayed = w[NPLAYED]
-        w[NPLAYED] = 0
-        w[TRICK_LEN] = 0
-        w[TRICK_MASK] = 0
-        w[TRICKS_DONE] = 0
-        w[LEAD] = -1
-        w[BEST_CARD] = -1
-        w[BEST_SEAT] = -1
-        for t in range(7):
-            w[CAPTURED + t] = 0
-        log_p = 0.0
-        for i in range(nplayed):
-            card = w[PLAYED + i]
-            if w[TO_ACT] != me and w[TRUMP] >= 0:
-                log_p += card_log_p(w, legal_mask(w), card, PLAY_WEIGHTS)
-            play_card(w, card)
-        s = step(s)
-        u = (below(mix(s), 1 << 30) + 0.5) / (1 << 30)
-        key = power * log_p - math.log(-math.log(u))
-        if not found or key > top:
-            found = True
-            top = key
-            for t in range(n):
-                sc[_BEST + t] = sc[_HID + t]
-    for t in range(n):
-        sc[_HID + t] = sc[_BEST + t]
-    _fill(pos, aux, w, sc)
-    return s
-
-
 @entry
 def determinize(pos: Arr, aux: Arr, w: Arr, sc: Arr, s: int) -> int:
     """Write into ``w`` a full position that agrees with the view packed in ``pos``
@@ -293,8 +220,6 @@ def determinize(pos: Arr, aux: Arr, w: Arr, sc: Arr, s: int) -> int:
         s = sample_hidden(aux, n, sc, s)
         _fill(pos, aux, w, sc)
         return s
-    if aux[A_READ] > 0 and pos[PHASE] == PLAY:
-        return _read_play(pos, aux, w, sc, s)
     best = 1 << 30
     for _ in range(tries):
         s = sample_hidden(aux, n, sc, s)

@@ -24,7 +24,6 @@ How the kernel stays exact:
 
 from __future__ import annotations
 
-import math
 from typing import Final
 
 from pitch.fastcore import playmodel
@@ -581,51 +580,14 @@ def learned_card(w: Arr, legal: int, weights: Arr) -> int:
     while m:
         c = lowest(m)
         m &= m - 1
-        v = card_score(c, ctx, weights, o)
+        f = card_features(c, ctx)
+        v = 0.0
+        for i in range(PLAY_NF):
+            v += weights[o + i] * f[i]
         if choice < 0 or v > score:
             choice = c
             score = v
     return choice
-
-
-@njit
-def card_score(c: int, ctx: Context, weights: Arr, o: int) -> float:
-    """The model's score of card ``c`` (its row at ``weights[o:]``): a logit."""
-    f = card_features(c, ctx)
-    v = 0.0
-    for i in range(PLAY_NF):
-        v += weights[o + i] * f[i]
-    return v
-
-
-@njit
-def card_log_p(w: Arr, legal: int, card: int, weights: Arr) -> float:
-    """The log of the probability the model in ``weights`` gives ``card`` among the legal
-    cards of the seat to act (a softmax of :func:`card_score`; trump set): what the
-    seat's play says of its hand, for weighing the deals (:mod:`.determinize`)."""
-    ctx = card_context(w, legal)
-    o = PLAY_NF * model_index_of(w)
-    top = 0.0
-    total = 0.0  # sum of exp(score - top): a one-pass log-sum-exp
-    mine = 0.0
-    m = legal
-    first = True
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        v = card_score(c, ctx, weights, o)
-        if c == card:
-            mine = v
-        if first:
-            top = v
-            total = 1.0
-            first = False
-        elif v > top:
-            total = total * math.exp(top - v) + 1.0
-            top = v
-        else:
-            total += math.exp(v - top)
-    return mine - top - math.log(total)
 
 
 @entry

@@ -26,7 +26,6 @@ from pitch.fastcore.determinize import (
     A_FORBID,
     A_NEED,
     A_PLAYED_BY,
-    A_READ,
     A_SEAT,
     A_SLACK,
     A_TRIES,
@@ -153,7 +152,7 @@ def evaluate_actions(
 
 
 def pack_view(
-    view: PlayerView, rng: random.Random, tries: int = 6, slack: int = 1, read: float = 0.0
+    view: PlayerView, rng: random.Random, tries: int = 6, slack: int = 1
 ) -> tuple[Any, Any]:
     """``view`` packed for :func:`pitch.fastcore.determinize.determinize`: a position
     (the public fields and logs of the hand and the seat's own cards; the other hands
@@ -161,8 +160,7 @@ def pack_view(
 
     ``tries`` deals are drawn per determinization to match the bids the other seats
     made (1: ignore the auction), keeping the first within ``slack`` of them (see
-    :mod:`pitch.fastcore.determinize`); with ``read`` > 0, those within the slack are
-    weighed by the likelihood of the play under the learned card model to that power."""
+    :mod:`pitch.fastcore.determinize`)."""
     if view.phase not in (layout.BID, layout.PLAY):
         raise PitchError("a search needs a view taken during the auction or the play (R3, R4)")
     pos = new_array(pack_list(resample(view, rng)))
@@ -172,7 +170,6 @@ def pack_view(
     others_acted = any(seat != view.seat for seat, _ in view.bids)
     aux[A_TRIES] = max(1, tries) if others_acted else 1
     aux[A_SLACK] = slack
-    aux[A_READ] = round(read * 1000)
     for t in range(view.rules.players):
         if t != view.seat:
             aux[A_NEED + t] = view.hand_sizes[t]
@@ -250,14 +247,12 @@ class PimcSearch:
         table: Sequence[float] = (),
         win: float = 0.0,
         points: float = 1.0,
-        read: float = 0.0,
     ) -> None:
         """Each sampled hand is finished under ``policy`` (a mask, see
         :func:`pitch.fastcore.policy_mask`) and valued as ``points`` times its points
         (with the going-out bonus) plus ``win`` times the chance of winning the game
         read from ``table`` (:func:`pitch.fastcore.value.win_value`; ``table`` has
-        :data:`~pitch.fastcore.value.CELLS` floats, or none: points only). ``read``:
-        how much the deals are weighed by the play (:func:`pack_view`)."""
+        :data:`~pitch.fastcore.value.CELLS` floats, or none: points only)."""
         if table and len(table) != CELLS:
             raise PitchError(f"a win table has {CELLS} cells, not {len(table)}")
         self.policy = policy
@@ -265,7 +260,6 @@ class PimcSearch:
         self._table[:] = table
         self._win = float(win)
         self._points = float(points)
-        self.read = float(read)
         self._w0 = new_array([0] * layout.SIZE)
         self._w = new_array([0] * layout.SIZE)
         self._sc = new_array([0] * SCRATCH_SIZE)
@@ -326,7 +320,7 @@ class PimcSearch:
         for a in actions:
             if not (isinstance(a, int) and 0 <= a < 57 and legal >> a & 1):
                 raise PitchError(f"action {a!r} is not legal here (see view.legal_actions())")
-        pos, aux = pack_view(view, rng, tries, read=self.read)
+        pos, aux = pack_view(view, rng, tries)
         acts = new_array(list(actions))
         na = len(actions)
         sides = view.rules.num_sides
