@@ -46,9 +46,7 @@ def positions(spec: str, games: int, seed: int) -> list[tuple[PlayerView, list[i
     return out
 
 
-def accuracy(
-    views: list[tuple[PlayerView, list[int]]], read: float, tries: int
-) -> float:
+def accuracy(views: list[tuple[PlayerView, list[int]]], read: float, tries: int) -> float:
     rng = random.Random(3)
     right = total = 0
     sc = new_array([0] * SCRATCH_SIZE)
