@@ -18,6 +18,8 @@ allows ``grace`` seconds, then SIGKILL until none is left, and only then reaps t
 program: its unreaped process keeps its pid, so its group and session ids cannot pass
 to a stranger while they are signalled; a process seen in ``/proc`` is signalled
 through a pidfd after checking its start time, so never another that took its pid.
+:func:`end_all` does this for every program started here, a process's last act before
+it dies, and misses none whose start it interrupts (it waits for the start to end).
 
 Out of reach: elsewhere than Linux, a descendant that left the group; on Linux, one
 that left the session and runs without the mark in its environment, once its parents
