@@ -222,7 +222,7 @@ def play_model(
     games: Annotated[
         int,
         typer.Option("--games", "-n", min=5, max=1_000_000, help="Self-play games per table."),
-    ] = 500,
+    ] = 400,  # all seven tables in under 2 CPU-hours (docs/benchmarks.md)
     table: TableName = None,
     bot: Annotated[
         str, typer.Option(help="The bot whose cards self-play learns, in every seat.")
