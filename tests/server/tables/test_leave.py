@@ -158,8 +158,11 @@ async def _resign_mid_hand(base: str, table: str, token: str) -> list[dict[str, 
                 continue
             g = m["game"]
             assert m["status"] == "playing", "the game ended before the resignation"
-            if g["hands_played"] >= 1 and g["phase"] == "bid" and g["bids"]:
-                break  # the second hand's auction is under way
+            if g["hands_played"] >= 1 and g["bids"]:
+                # The second hand is under way. Not "in its auction": a bid of 4 ends the
+                # auction at once (R3.4), so a bot's 4 can skip every auction state, and
+                # this seat then played the whole hand (CI saw hands_played == 2).
+                break
             if g["turn"] == 0 and g["legal"] and m["seq"] > acted:
                 acted = m["seq"]
                 act = {"type": "action", "action": choose(g, rng), "seq": m["seq"]}
