@@ -50,20 +50,31 @@ def _quick(base: str, name: str, **body: Any) -> httpx.Response:
     return httpx.post(f"{base}/api/tables/{table}/quickseat", json={"name": name}, timeout=20)
 
 
-async def _until(ws: Any, pred: Any, seat: int | None = None, act: bool = False) -> dict[str, Any]:
-    """Read messages until ``pred(message)``; with ``act``, play ``seat``'s turns."""
+async def _until(
+    ws: Any,
+    pred: Any,
+    seat: int | None = None,
+    act: bool = False,
+    first: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Read messages until ``pred(message)``; with ``act``, play ``seat``'s turns, from
+    ``first`` on (a message read before: its turn may be ours, and nothing else comes
+    until it is played but the turn clock's stand-in, a minute later)."""
     import random
 
     rng = random.Random(seat)
     acted = -1
+    m = first
     while True:
-        m = json.loads(await asyncio.wait_for(ws.recv(), 120))
+        if m is None:
+            m = json.loads(await asyncio.wait_for(ws.recv(), 120))
         if pred(m):
             return dict(m)
         g = m.get("game") if m["type"] == "state" else None
         if act and g and g["turn"] == seat and g["legal"] and m["seq"] > acted:
             acted = m["seq"]
             await ws.send(json.dumps({"type": "action", "action": choose(g, rng), "seq": acted}))
+        m = None
 
 
 def test_quick_play_fills_a_bot_seat_between_hands(quick_server: str, tmp_path: Path) -> None:
@@ -82,7 +93,7 @@ def test_quick_play_fills_a_bot_seat_between_hands(quick_server: str, tmp_path: 
         async with websockets.connect(ws_url(base, t)) as ws_a:
             await ws_a.send(json.dumps({"type": "auth", "token": a["token"]}))
             # Ann plays until a bid is made: the hand is under way.
-            await _until(
+            bid = await _until(
                 ws_a, lambda m: m["type"] == "state" and m["game"]["bids"], seat=0, act=True
             )
             bob = _quick(base, "Bob").json()
@@ -107,7 +118,9 @@ def test_quick_play_fills_a_bot_seat_between_hands(quick_server: str, tmp_path: 
                 await ws_b.send(json.dumps({"type": "action", "action": "pass"}))
                 # Ann plays the hand out; then the seat is Bob's.
                 ann_task = asyncio.create_task(
-                    _until(ws_a, lambda m: m["type"] == "state" and m["status"] == "over", 0, True)
+                    _until(
+                        ws_a, lambda m: m["type"] == "state" and m["status"] == "over", 0, True, bid
+                    )
                 )
                 err = await _until(ws_b, lambda m: m["type"] in ("error", "welcome"))
                 assert err["type"] == "error"
@@ -123,7 +136,7 @@ def test_quick_play_fills_a_bot_seat_between_hands(quick_server: str, tmp_path: 
                 assert state["seats"][1]["since"] == before
                 assert state["seats"][0]["since"] is None
                 await _until(
-                    ws_b, lambda m: m["type"] == "state" and m["status"] == "over", 1, True
+                    ws_b, lambda m: m["type"] == "state" and m["status"] == "over", 1, True, state
                 )
                 seats = httpx.get(f"{base}/api/tables/{t}").json()["seats"]
                 assert [s["since"] for s in seats] == [None, before]
