@@ -59,3 +59,33 @@ def test_bid_falls_back_to_the_heuristic_without_a_clear_gain() -> None:
 def test_bid_factor_must_be_positive() -> None:
     with pytest.raises(ValueError, match="bid_factor"):
         make_bot("pimc:bid_factor=0")
+
+
+@pytest.mark.parametrize(
+    ("players", "partnerships", "default", "other"), [(2, False, 0.0, 0.2), (4, True, 0.2, 0.0)]
+)
+def test_bid_margin_defaults_to_the_tables_measured_value(
+    players: int, partnerships: bool, default: float, other: float
+) -> None:
+    # Heads-up tables search bids with a margin of 0 (docs/results/headsup-tuning/, C5),
+    # the others with 0.2: left unset, the bot bids exactly as with its table's value,
+    # and that is not the other value's bidding (it differs on some auctions).
+    from pitch.bots.pimc import bid_margin
+
+    rules = Rules(players=players, partnerships=partnerships)
+    assert bid_margin(rules) == default
+    asked = same = differ = 0
+    for deal in range(30):
+        st = GameState(rules, dealer=deal % players)
+        st.deal_random(random.Random(deal))
+        while st.phase == BID:
+            v = st.view(st.current_player())
+            got = [
+                make_bot(f"pimc:samples=100,time=10{opt}", rng=random.Random(deal)).act(v)
+                for opt in ("", f",bid_margin={default}", f",bid_margin={other}")
+            ]
+            asked += 1
+            same += got[0] == got[1]
+            differ += got[0] != got[2]
+            st.apply(got[0])
+    assert asked > 50 and same == asked and differ >= 1

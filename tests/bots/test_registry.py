@@ -73,3 +73,16 @@ def test_a_frozen_spec_spells_out_every_default() -> None:
     assert "win_weight=0," in frozen_spec("pimc:win_weight=0") + ","
     assert frozen_spec("club") == "heuristic"
     assert frozen_spec("ext:python3 bot.py") == "ext:python3 bot.py"
+
+
+def test_a_frozen_spec_names_a_per_table_default_for_its_table() -> None:
+    from pitch.bots.registry import frozen_spec
+    from pitch.engine import Rules
+
+    # master's bid margin is measured per table (0 heads-up, 0.2 elsewhere): a result
+    # of a table names the value it played with, and a spec without a table leaves it out.
+    assert "bid_margin=0.0," in frozen_spec("master", Rules(players=2))
+    assert "bid_margin=0.2," in frozen_spec("master", Rules(players=4, partnerships=True))
+    assert "bid_margin" not in frozen_spec("master")
+    assert "bid_margin=0.5," in frozen_spec("pimc:bid_margin=0.5", Rules(players=2))
+    assert make_bot(frozen_spec("master", Rules(players=2))).describe() == "pimc"

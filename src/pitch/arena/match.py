@@ -311,7 +311,7 @@ class Summary:
                 {
                     "label": LABELS[k],
                     "bot": spec,
-                    "frozen": frozen_spec(spec),
+                    "frozen": frozen_spec(spec, self.config.rules),
                     "points_per_hand": self.points_per_hand[k],
                     "games": t.games,
                     "games_won": t.games_won,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pitch.bots.explain import Advice
 from pitch.bots.options import Opt, check_options
 from pitch.engine import PlayerView
+from pitch.engine.rules import Rules
 
 if TYPE_CHECKING:
     from pitch.fastcore.search import Sliced
@@ -85,6 +86,12 @@ class Bot(ABC):
     def game_over(self, view: PlayerView) -> None:  # noqa: B027 - optional hook
         """Called once per seat when the game ends (or is stopped), with the final view.
         Bots that keep a process or per-game memory use it; the default does nothing."""
+
+    @classmethod
+    def table_defaults(cls, rules: Rules) -> dict[str, Any]:
+        """The values that options left at ``None`` take at ``rules``' table (a default
+        measured per table), so a frozen spec can name them; the default: none."""
+        return {}
 
     @classmethod
     def checked(cls, given: dict[str, Any]) -> dict[str, Any]:

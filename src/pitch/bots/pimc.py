@@ -26,8 +26,9 @@ shows: the going-out bonus is smaller (``bid_bonus``), so "maybe out" does not
 outweigh "probably set back"; the heuristic's bid is the default, and a search
 bid replaces it only when its mean gain over that bid, on the same deals
 (common random numbers), clears ``bid_margin`` points by about 1.6 standard
-errors; and bids get ``bid_factor`` times the samples of a card play (within the
-same ``time`` cap), since there is one bid per hand and it matters most.
+errors (:data:`BID_MARGIN`; heads-up less, :data:`BID_MARGINS`); and bids get
+``bid_factor`` times the samples of a card play (within the same ``time`` cap), since
+there is one bid per hand and it matters most.
 
 Budget: ``samples`` determinizations per decision and/or ``time`` seconds
 (whichever ends first; at least one sample is always taken).
@@ -38,7 +39,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pitch import fastcore
 from pitch.bots import winvalue
@@ -46,6 +47,7 @@ from pitch.bots.base import Bot, deadline
 from pitch.bots.explain import Advice, Evidence
 from pitch.bots.options import SECONDS, Opt
 from pitch.engine import PlayerView
+from pitch.engine.rules import TABLE_KINDS, Rules
 from pitch.engine.state import BID
 from pitch.fastcore.search import PimcSearch, Samples, Sliced, drain, view_action
 
@@ -72,6 +74,19 @@ TRIES = 24
 
 BID_Z = 1.64
 """Standard errors a search bid's gain over the heuristic's bid must clear."""
+
+BID_MARGIN = 0.2
+"""Points (beyond :data:`BID_Z` standard errors) a search bid's gain over the heuristic's
+bid must clear before it replaces it, chosen on the partnership game."""
+
+BID_MARGINS: dict[tuple[int, bool], float] = {TABLE_KINDS["heads-up"]: 0.0}
+"""Tables whose default margin is not :data:`BID_MARGIN`, each measured better on fresh
+deals: heads-up 0.0 (more games, points level; ``docs/results/headsup-tuning/``, C5)."""
+
+
+def bid_margin(rules: Rules) -> float:
+    """The default ``bid_margin`` at ``rules``' table (:data:`BID_MARGINS`)."""
+    return BID_MARGINS.get((rules.players, rules.partnerships), BID_MARGIN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +122,8 @@ class PimcBot(Bot):
         "rollout": Opt(str, choices=ROLLOUTS),
         "tries": Opt(int, 1, 1000),
         "bid_bonus": Opt(float, 0.0, 100.0),
-        "bid_margin": Opt(float, -1e6, 1e6),  # a huge margin: never leave the heuristic's bid
+        # a huge margin: never leave the heuristic's bid; none: the table's default
+        "bid_margin": Opt(float, -1e6, 1e6, none=True),
         "bid_factor": Opt(int, 1, 100),
         "win_weight": Opt(float, 0.0, 1.0),
     }
@@ -121,7 +137,7 @@ class PimcBot(Bot):
         rollout: str = "learned",
         tries: int = TRIES,
         bid_bonus: float = BID_BONUS,
-        bid_margin: float = 0.2,
+        bid_margin: float | None = None,
         bid_factor: int = 3,
         win_weight: float = WIN_WEIGHT,
     ) -> None:
@@ -141,6 +157,10 @@ class PimcBot(Bot):
         self.bid_bonus = o["bid_bonus"]
         self.bid_margin = o["bid_margin"]
         self.bid_factor = o["bid_factor"]
+
+    @classmethod
+    def table_defaults(cls, rules: Rules) -> dict[str, Any]:
+        return {"bid_margin": bid_margin(rules)}
 
     def act(self, view: PlayerView) -> int:
         return self.decide(view).action
@@ -208,6 +228,7 @@ class PimcBot(Bot):
 
     def _bid(self, view: PlayerView, legal: list[int], values: list[list[float]]) -> int:
         """The heuristic's bid, unless a search bid is clearly better on the same deals."""
+        margin = bid_margin(view.rules) if self.bid_margin is None else self.bid_margin
         anchor = view_action(view)
         base = values[legal.index(anchor)]
         n = len(base)
@@ -219,7 +240,7 @@ class PimcBot(Bot):
             mean = sum(diffs) / n
             var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
             lower = mean - BID_Z * math.sqrt(var / n)
-            if lower > self.bid_margin and mean > best_gain:
+            if lower > margin and mean > best_gain:
                 best, best_gain = a, mean
         return best
 

@@ -24,6 +24,7 @@ from pitch.bots.ismcts import IsmctsBot
 from pitch.bots.options import NETWORK, check_options
 from pitch.bots.pimc import PimcBot
 from pitch.bots.random_bot import RandomBot
+from pitch.engine.rules import Rules
 
 BotFactory = Callable[..., Bot]
 
@@ -198,10 +199,12 @@ def make_bot(spec: str | BotSpec, *, rng: random.Random | None = None) -> Bot:
         raise ValueError(f"bad options for bot {s.name!r}: {e}") from None
 
 
-def frozen_spec(spec: str | BotSpec) -> str:
+def frozen_spec(spec: str | BotSpec, rules: Rules | None = None) -> str:
     """``spec`` with every option spelt out, the defaults of today's code included
     (``master`` -> ``pimc:bid_bonus=2.0,...,win_weight=0.5``), so that a result names
-    the bot it measured even after a default changes. An ``ext:`` bot is its spec."""
+    the bot it measured even after a default changes. A default measured per table
+    (``None`` in the signature, :meth:`Bot.table_defaults`) is spelt out for ``rules``'
+    table, and left out without ``rules``. An ``ext:`` bot is its spec."""
     s = parse_bot_spec(spec) if isinstance(spec, str) else spec
     factory = load_bot(s.name)
     if s.name == "ext" or factory is None:
@@ -210,8 +213,13 @@ def frozen_spec(spec: str | BotSpec) -> str:
     full = {
         p.name: p.default
         for p in inspect.signature(target).parameters.values()
-        if p.kind is p.KEYWORD_ONLY and p.name != "rng" and p.default is not p.empty
+        if p.kind is p.KEYWORD_ONLY
+        and p.name != "rng"
+        and p.default is not p.empty
+        and p.default is not None
     }
+    if rules is not None and inspect.isclass(factory) and issubclass(factory, Bot):
+        full.update(factory.table_defaults(rules))
     full.update(s.options)
     return str(BotSpec(s.name, dict(sorted(full.items()))))
 
