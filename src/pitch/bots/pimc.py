@@ -79,9 +79,10 @@ BID_MARGIN = 0.2
 """Points (beyond :data:`BID_Z` standard errors) a search bid's gain over the heuristic's
 bid must clear before it replaces it, chosen on the partnership game."""
 
-BID_MARGINS: dict[tuple[int, bool], float] = {TABLE_KINDS["heads-up"]: 0.0}
+BID_MARGINS: dict[tuple[int, bool], float] = {TABLE_KINDS["heads-up"]: -0.2}
 """Tables whose default margin is not :data:`BID_MARGIN`, each measured better on fresh
-deals: heads-up 0.0 (more games, points level; ``docs/results/headsup-tuning/``, C5)."""
+deals: heads-up -0.2 (more games, points level; ``docs/results/headsup-tuning/``, C5
+for 0 and C7 for -0.2)."""
 
 
 def bid_margin(rules: Rules) -> float:
