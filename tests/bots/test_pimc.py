@@ -62,14 +62,16 @@ def test_bid_factor_must_be_positive() -> None:
 
 
 @pytest.mark.parametrize(
-    ("players", "partnerships", "default", "other"), [(2, False, -0.2, 0.2), (4, True, 0.2, -0.2)]
+    ("players", "partnerships", "default", "other"),
+    [(2, False, -0.2, 0.2), (3, False, 0.1, 0.2), (4, True, 0.2, -0.2)],
 )
 def test_bid_margin_defaults_to_the_tables_measured_value(
     players: int, partnerships: bool, default: float, other: float
 ) -> None:
-    # Heads-up tables search bids with a margin of -0.2 (docs/results/headsup-tuning/, C7),
-    # the others with 0.2: left unset, the bot bids exactly as with its table's value,
-    # and that is not the other value's bidding (it differs on some auctions).
+    # Heads-up and solo-3 tables search bids with margins of -0.2 and 0.1
+    # (docs/results/headsup-tuning/, C7 and C6), the others with 0.2: left unset, the
+    # bot bids exactly as with its table's value, and that is not the other value's
+    # bidding (it differs on some auctions).
     from pitch.bots.pimc import bid_margin
 
     rules = Rules(players=players, partnerships=partnerships)

@@ -79,7 +79,7 @@ def test_a_frozen_spec_names_a_per_table_default_for_its_table() -> None:
     from pitch.bots.registry import frozen_spec
     from pitch.engine import Rules
 
-    # master's bid margin is measured per table (-0.2 heads-up, 0.2 elsewhere): a result
+    # master's bid margin is measured per table (-0.2 heads-up, 0.2 partners): a result
     # of a table names the value it played with, and a spec without a table leaves it out.
     assert "bid_margin=-0.2," in frozen_spec("master", Rules(players=2))
     assert "bid_margin=0.2," in frozen_spec("master", Rules(players=4, partnerships=True))

@@ -26,7 +26,7 @@ shows: the going-out bonus is smaller (``bid_bonus``), so "maybe out" does not
 outweigh "probably set back"; the heuristic's bid is the default, and a search
 bid replaces it only when its mean gain over that bid, on the same deals
 (common random numbers), clears ``bid_margin`` points by about 1.6 standard
-errors (:data:`BID_MARGIN`; heads-up less, :data:`BID_MARGINS`); and bids get
+errors (:data:`BID_MARGIN`; less heads-up and in solo 3, :data:`BID_MARGINS`); and bids get
 ``bid_factor`` times the samples of a card play (within the same ``time`` cap), since
 there is one bid per hand and it matters most.
 
@@ -79,10 +79,13 @@ BID_MARGIN = 0.2
 """Points (beyond :data:`BID_Z` standard errors) a search bid's gain over the heuristic's
 bid must clear before it replaces it, chosen on the partnership game."""
 
-BID_MARGINS: dict[tuple[int, bool], float] = {TABLE_KINDS["heads-up"]: -0.2}
+BID_MARGINS: dict[tuple[int, bool], float] = {
+    TABLE_KINDS["heads-up"]: -0.2,
+    TABLE_KINDS["solo3"]: 0.1,
+}
 """Tables whose default margin is not :data:`BID_MARGIN`, each measured better on fresh
-deals: heads-up -0.2 (more games, points level; ``docs/results/headsup-tuning/``, C5
-for 0 and C7 for -0.2)."""
+deals (more games, points level; ``docs/results/headsup-tuning/``): heads-up -0.2 (C5
+for 0, then C7 for -0.2), solo 3 0.1 (C6)."""
 
 
 def bid_margin(rules: Rules) -> float:
