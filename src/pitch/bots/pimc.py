@@ -126,7 +126,7 @@ class PimcBot(Bot):
         "rollout": Opt(str, choices=ROLLOUTS),
         "tries": Opt(int, 1, 1000),
         "bid_bonus": Opt(float, 0.0, 100.0),
-        # a huge margin: never leave the heuristic's bid; none: the table's default
+        # a huge margin: never leave the heuristic's bid; left unset (None): the table's value
         "bid_margin": Opt(float, -1e6, 1e6, none=True),
         "bid_factor": Opt(int, 1, 100),
         "win_weight": Opt(float, 0.0, 1.0),
